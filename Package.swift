@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "familytree",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "FamilyTree", targets: ["FamilyTree"]),
+        .library(name: "FamilyTreeLayout", targets: ["FamilyTreeLayout"]),
+        .library(name: "FamilyTreeRender", targets: ["FamilyTreeRender"]),
+        .executable(name: "familytree", targets: ["familytree"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "FamilyTree"),
+        .target(name: "FamilyTreeLayout", dependencies: ["FamilyTree"]),
+        .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
+        .executableTarget(
+            name: "familytree",
+            dependencies: [
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
+        .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,151 @@
+/// Reads typed fields from one JSON object, collecting a problem for each field it cannot read.
+struct FieldReader {
+    private let fields: [String: JSONValue]?
+    private let location: TreeLocation
+    private(set) var problems: [TreeProblem] = []
+
+    init(_ value: JSONValue, at location: TreeLocation) {
+        if case .object(let fields) = value { self.fields = fields } else { self.fields = nil }
+        self.location = location
+    }
+
+    var isObject: Bool { fields != nil }
+
+    private mutating func wrongType(_ key: String, expected: String, found value: JSONValue) {
+        problems.append(TreeProblem(.invalidField, "\"\(key)\" must be \(expected), found \(value.kindDescription)", at: location.appending(key)))
+    }
+
+    /// The value of `key`, treating `null` as absent.
+    private func value(_ key: String) -> JSONValue? {
+        guard let value = fields?[key], value != .null else { return nil }
+        return value
+    }
+
+    mutating func string(_ key: String) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else { wrongType(key, expected: "a string", found: value); return nil }
+        return text
+    }
+
+    mutating func bool(_ key: String) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { wrongType(key, expected: "true or false", found: value); return nil }
+        return flag
+    }
+
+    mutating func array(_ key: String) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let elements) = value else { wrongType(key, expected: "an array", found: value); return nil }
+        return elements
+    }
+
+    /// A non-empty id string (numbers are accepted and kept as their text).
+    mutating func id(_ key: String, required: Bool = true) -> String? {
+        switch value(key) {
+        case .string(let text) where !text.isEmpty: return text
+        case .number(let literal): return literal
+        case nil:
+            if required { problems.append(TreeProblem(.invalidField, "missing \"\(key)\"", at: location.appending(key))) }
+            return nil
+        case let other?:
+            wrongType(key, expected: "a non-empty id string", found: other)
+            return nil
+        }
+    }
+
+    /// An id, or an object carrying `id` (the seed app may embed the spouse).
+    mutating func reference(_ key: String) -> String? {
+        if case .object(let nested)? = value(key) {
+            var nestedReader = FieldReader(.object(nested), at: location.appending(key))
+            let id = nestedReader.id("id")
+            problems += nestedReader.problems
+            return id
+        }
+        return id(key, required: false)
+    }
+
+    mutating func idList(_ key: String) -> [String] {
+        guard let elements = array(key) else { return [] }
+        var ids: [String] = []
+        for (position, element) in elements.enumerated() {
+            guard case .string(let id) = element, !id.isEmpty else {
+                problems.append(TreeProblem(.invalidField, "expected a member id, found \(element.kindDescription)", at: location.appending("\(key)[\(position)]")))
+                continue
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// A partial date: our text forms, or what Swift and Firestore write for a `Date`
+    /// (seconds since 2001-01-01, or `{"seconds": ..., "nanoseconds": ...}` since 1970).
+    mutating func date(_ key: String) -> PartialDate? {
+        guard let value = value(key) else { return nil }
+        switch value {
+        case .string(let text):
+            if text.allSatisfy(\.isWhitespace) { return nil }
+            guard let date = PartialDate(text) else {
+                problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not a date (use 1850, 1850-03, 1850-03-02, --03-02, about 1850, before 1850, after 1850, between 1850 and 1860)", at: location.appending(key)))
+                return nil
+            }
+            return date
+        case .number(let literal):
+            guard let seconds = Double(literal) else { return nil }
+            return PartialDate.fromSeconds(seconds, sinceDayNumber: CalendarDate.dayNumber(year: 2001, month: 1, day: 1))
+        case .object(let timestamp):
+            if let seconds = (timestamp["seconds"] ?? timestamp["_seconds"])?.doubleValue {
+                return PartialDate.fromSeconds(seconds, sinceDayNumber: 0)
+            }
+            wrongType(key, expected: "a date string", found: value)
+            return nil
+        default:
+            wrongType(key, expected: "a date string", found: value)
+            return nil
+        }
+    }
+
+    mutating func sex(_ key: String) -> Sex? {
+        guard let text = string(key) else { return nil }
+        switch text.lowercased() {
+        case "male", "m": return .male
+        case "female", "f": return .female
+        case "other", "x": return .other
+        case "unknown", "u", "": return .unknown
+        default:
+            problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not one of male, female, other, unknown", at: location.appending(key)))
+            return nil
+        }
+    }
+
+    mutating func childKind(_ key: String) -> ChildKind? {
+        guard let text = string(key) else { return nil }
+        guard let kind = ChildKind(rawValue: text.lowercased()) else {
+            problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not one of birth, adopted, step, foster", at: location.appending(key)))
+            return nil
+        }
+        return kind
+    }
+
+    /// A colour safe to put in a style attribute: `#rgb`, `#rrggbb`, or a name of letters.
+    mutating func color(_ key: String) -> String? {
+        guard let text = string(key) else { return nil }
+        let hexDigits = text.dropFirst().allSatisfy(\.isHexDigit)
+        let isHex = text.hasPrefix("#") && [4, 7, 9].contains(text.count) && hexDigits
+        let isName = !text.isEmpty && text.count <= 30 && text.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+        guard isHex || isName else {
+            problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not a colour (use #rgb, #rrggbb or a colour name)", at: location.appending(key)))
+            return nil
+        }
+        return text
+    }
+}
+
+extension PartialDate {
+    /// The calendar day (UTC) of a timestamp.
+    static func fromSeconds(_ seconds: Double, sinceDayNumber epoch: Int) -> PartialDate? {
+        guard seconds.isFinite, abs(seconds) < 1e11 else { return nil }
+        let day = epoch + Int((seconds / 86_400).rounded(.down))
+        let date = CalendarDate.date(fromDayNumber: day)
+        return PartialDate(year: date.year, month: date.month, day: date.day)
+    }
+}

@@ -1,0 +1,41 @@
+/// The contents of a tree file as written, before validation.
+///
+/// Reading never stops at the first problem: fields that cannot be read are reported in
+/// `problems` and left out, so that validation can report everything at once.
+public struct TreeDocument: Sendable {
+    public var members: [Member]
+    /// Unions as listed, then those derived from the seed app's `spouse` and `children` fields.
+    public var unions: [Union]
+    public var crossBloodlineConnections: [CrossBloodlineConnection]
+    /// Problems found while reading fields.
+    public var problems: [TreeProblem]
+
+    /// Where each member, union and connection stands in the file (parallel arrays).
+    public var memberLocations: [TreeLocation]
+    public var unionLocations: [TreeLocation]
+    public var connectionLocations: [TreeLocation]
+
+    /// A document built in code; locations are the array positions.
+    public init(members: [Member], unions: [Union] = [], crossBloodlineConnections: [CrossBloodlineConnection] = []) {
+        self.members = members
+        self.unions = unions
+        self.crossBloodlineConnections = crossBloodlineConnections
+        self.problems = []
+        self.memberLocations = members.indices.map { TreeLocation(path: "members[\($0)]") }
+        self.unionLocations = unions.indices.map { TreeLocation(path: "unions[\($0)]") }
+        self.connectionLocations = crossBloodlineConnections.indices.map { TreeLocation(path: "crossBloodlineConnections[\($0)]") }
+    }
+
+    init(
+        members: [Member], unions: [Union], crossBloodlineConnections: [CrossBloodlineConnection], problems: [TreeProblem],
+        memberLocations: [TreeLocation], unionLocations: [TreeLocation], connectionLocations: [TreeLocation]
+    ) {
+        self.members = members
+        self.unions = unions
+        self.crossBloodlineConnections = crossBloodlineConnections
+        self.problems = problems
+        self.memberLocations = memberLocations
+        self.unionLocations = unionLocations
+        self.connectionLocations = connectionLocations
+    }
+}

@@ -1,0 +1,47 @@
+extension TreeDocument {
+    /// The document in familytree's own tree.json format (members, unions, crossBloodlineConnections).
+    ///
+    /// Absent fields are left out; unions carry children as ids, or as `{"id", "kind"}` when not birth children.
+    public var jsonValue: JSONValue {
+        .object([
+            "members": .array(members.map(Self.json(for:))),
+            "unions": .array(unions.map(Self.json(for:))),
+            "crossBloodlineConnections": .array(crossBloodlineConnections.map {
+                .object(["id": .string($0.id), "fromChild": .string($0.fromChild), "toNewParent": .string($0.toNewParent)])
+            }),
+        ])
+    }
+
+    static func json(for member: Member) -> JSONValue {
+        var fields: [String: JSONValue] = ["id": .string(member.id), "firstName": .string(member.firstName)]
+        let optionalStrings: [(String, String?)] = [
+            ("middleName", member.middleName), ("lastName", member.lastName), ("nickname", member.nickname),
+            ("sex", member.sex?.rawValue), ("birthday", member.birthday?.description), ("deathDate", member.deathDate?.description),
+            ("photo", member.photo), ("color", member.color), ("notes", member.notes),
+        ]
+        for case let (key, value?) in optionalStrings { fields[key] = .string(value) }
+        if member.isTopOfBloodline { fields["isTopOfBloodline"] = .bool(true) }
+        if member.isMarriedIntoFamily { fields["isMarriedIntoFamily"] = .bool(true) }
+        return .object(fields)
+    }
+
+    static func json(for union: Union) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .string(union.id),
+            "partners": .array(union.partners.map(JSONValue.string)),
+            "children": .array(union.children.map { link in
+                link.kind == .birth ? .string(link.member) : .object(["id": .string(link.member), "kind": .string(link.kind.rawValue)])
+            }),
+        ]
+        if let marriage = union.marriage { fields["marriage"] = .string(marriage.description) }
+        if let divorce = union.divorce { fields["divorce"] = .string(divorce.description) }
+        return .object(fields)
+    }
+}
+
+extension FamilyGraph {
+    /// The graph as a document (children in sibling order), for writing back to tree.json.
+    public var document: TreeDocument {
+        TreeDocument(members: members, unions: unions, crossBloodlineConnections: crossBloodlineConnections)
+    }
+}

@@ -1,0 +1,49 @@
+extension FamilyGraph {
+    /// The part of the tree around one person: ancestors up to `generations` generations up,
+    /// descendants up to `generations` down (following cross-bloodline connections too), and the
+    /// partners of everyone included.
+    public func neighbourhood(ofMemberAt root: Int, generations: Int) -> FamilyGraph {
+        var included = Array(repeating: false, count: members.count)
+        included[root] = true
+        var childrenOf = Array(repeating: [Int](), count: members.count)
+        for (union, partners) in topology.partners.enumerated() {
+            for partner in partners { childrenOf[partner] += topology.children[union] }
+        }
+        for link in topology.crossLinks { childrenOf[link.parent].append(link.child) }
+        for step in [{ (member: Int) in self.parents(ofMemberAt: member) }, { (member: Int) in childrenOf[member] }] {
+            var frontier = [root]
+            for _ in 0..<max(0, generations) {
+                var next: [Int] = []
+                for member in frontier {
+                    for relative in step(member) where !included[relative] {
+                        included[relative] = true
+                        next.append(relative)
+                    }
+                }
+                frontier = next
+            }
+        }
+        for member in members.indices where included[member] {
+            for partner in partners(ofMemberAt: member) { included[partner] = true }
+        }
+        return subgraph(keeping: included)
+    }
+
+    /// The graph restricted to the members where `keep` is true; unions lose absent partners and children.
+    public func subgraph(keeping keep: [Bool]) -> FamilyGraph {
+        let keptIDs = Set(members.indices.filter { keep[$0] }.map { members[$0].id })
+        var document = TreeDocument(
+            members: members.filter { keptIDs.contains($0.id) },
+            unions: unions.compactMap { union in
+                var kept = union
+                kept.partners = union.partners.filter(keptIDs.contains)
+                kept.children = union.children.filter { keptIDs.contains($0.member) }
+                return kept.partners.isEmpty ? nil : kept
+            },
+            crossBloodlineConnections: crossBloodlineConnections.filter { keptIDs.contains($0.fromChild) && keptIDs.contains($0.toNewParent) }
+        )
+        document.memberLocations = members.indices.filter { keep[$0] }.map { memberLocations[$0] }
+        // A subgraph of a valid graph is valid.
+        return try! FamilyGraph(document: document)
+    }
+}

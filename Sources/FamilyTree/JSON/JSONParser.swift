@@ -1,0 +1,278 @@
+/// A JSON document together with where its records stand in the source text.
+public struct JSONDocument: Sendable {
+    /// The parsed value.
+    public var root: JSONValue
+    /// For each top-level key whose value is an array, the location of each element.
+    ///
+    /// Validation uses this to say "members[3] (line 42)" rather than only an id.
+    public var elementLocations: [String: [SourceLocation]]
+}
+
+/// An error in the JSON syntax of a file, with the place it was found.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var location: SourceLocation
+    public var reason: String
+
+    public var description: String { "\(location): \(reason)" }
+}
+
+/// A strict RFC 8259 parser that records locations; it never traps on bad input.
+public enum JSONParser {
+    /// Parses `bytes` (UTF-8, an optional byte-order mark is skipped).
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONDocument {
+        var scanner = Scanner(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.index = 3 }
+        scanner.skipWhitespace()
+        let root = try scanner.parseValue(depth: 0)
+        scanner.skipWhitespace()
+        if scanner.index < bytes.count {
+            throw scanner.error("unexpected text after the end of the JSON value")
+        }
+        var locations: [String: [SourceLocation]] = [:]
+        for (key, offsets) in scanner.topLevelElementOffsets {
+            locations[key] = offsets.map { scanner.location(ofOffset: $0) }
+        }
+        return JSONDocument(root: root, elementLocations: locations)
+    }
+
+    /// Parses a UTF-8 string.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONDocument {
+        try parse(Array(text.utf8))
+    }
+}
+
+private struct Scanner {
+    let bytes: [UInt8]
+    var index = 0
+    /// Byte offsets of the elements of top-level arrays, keyed by the top-level key.
+    var topLevelElementOffsets: [String: [Int]] = [:]
+    private var currentTopLevelKey: String?
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    static let maximumDepth = 512
+
+    /// Offsets of the first byte of every line after the first, built on first use.
+    private lazy var lineStarts: [Int] = {
+        var starts: [Int] = []
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        return starts
+    }()
+
+    mutating func location(ofOffset offset: Int) -> SourceLocation {
+        // Binary search for the number of line starts at or before `offset`.
+        var low = 0
+        var high = lineStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lineStarts[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        let lineStart = low == 0 ? 0 : lineStarts[low - 1]
+        // Columns count characters, not bytes: skip UTF-8 continuation bytes.
+        var column = 1
+        for byte in bytes[lineStart..<min(offset, bytes.count)] where byte & 0xC0 != 0x80 { column += 1 }
+        return SourceLocation(line: low + 1, column: column)
+    }
+
+    mutating func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(location: location(ofOffset: offset ?? index), reason: reason)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < Scanner.maximumDepth else { throw error("nesting deeper than \(Scanner.maximumDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character \(describe(bytes[index])), expected a value")
+        }
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        for expected in UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount) {
+            guard index < bytes.count, bytes[index] == expected else {
+                throw error("invalid literal, expected '\(literal)'", at: start)
+            }
+            index += 1
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        index += 1
+        var fields: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(fields)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error(index < bytes.count ? "expected a quoted key" : "unexpected end of file inside an object")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            if depth == 0 { currentTopLevelKey = key }
+            fields[key] = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file inside an object") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(fields)
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        index += 1
+        var elements: [JSONValue] = []
+        let recordingKey = depth == 1 ? currentTopLevelKey : nil
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            if let recordingKey { topLevelElementOffsets[recordingKey, default: []].append(index) }
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file inside an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits(_ scanner: inout Scanner) -> Int {
+            let from = scanner.index
+            while scanner.index < scanner.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(scanner.bytes[scanner.index]) {
+                scanner.index += 1
+            }
+            return scanner.index - from
+        }
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw error("invalid number", at: start) }
+        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error("invalid number: leading zero", at: start) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits(&self) > 0 else { throw error("invalid number: digits expected after '.'", at: start) }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits(&self) > 0 else { throw error("invalid number: digits expected in exponent", at: start) }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = index
+        index += 1
+        var runStart = index
+        var result = ""
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let tail = try validatedUTF8(runStart..<index)
+                index += 1
+                return result.isEmpty ? tail : result + tail
+            case UInt8(ascii: "\\"):
+                result += try validatedUTF8(runStart..<index)
+                index += 1
+                result.unicodeScalars.append(try parseEscape())
+                runStart = index
+            case 0x00..<0x20:
+                throw error("control character in a string (escape it as \\u00\(String(byte, radix: 16)))")
+            default:
+                index += 1
+            }
+        }
+        throw error("unterminated string", at: start)
+    }
+
+    private mutating func validatedUTF8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
+        guard let text = String(validating: bytes[range], as: UTF8.self) else {
+            throw error("invalid UTF-8 in a string", at: range.lowerBound)
+        }
+        return text
+    }
+
+    private mutating func parseEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        guard index < bytes.count else { throw error("unterminated escape") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try parseHex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("unpaired UTF-16 surrogate in \\u escape")
+                }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("invalid UTF-16 surrogate pair in \\u escape") }
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw error("unpaired UTF-16 surrogate in \\u escape") }
+            return scalar
+        default:
+            throw error("invalid escape '\\\(Character(Unicode.Scalar(byte)))'", at: index - 2)
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,72 @@
+/// A person in a family tree.
+public struct Member: Sendable, Hashable, Identifiable {
+    /// A stable identifier; the seed app's UUID strings are fine.
+    public typealias ID = String
+
+    public var id: ID
+    public var firstName: String
+    public var middleName: String?
+    public var lastName: String?
+    public var nickname: String?
+    public var sex: Sex?
+    public var birthday: PartialDate?
+    public var deathDate: PartialDate?
+    /// A file path or a `data:` URL.
+    public var photo: String?
+    /// A CSS colour, `#rgb` or `#rrggbb`, or a colour name.
+    public var color: String?
+    public var notes: String?
+    /// Seed app flag: the person starts a bloodline.
+    public var isTopOfBloodline: Bool
+    /// Seed app flag: the person joined the family by marriage.
+    public var isMarriedIntoFamily: Bool
+
+    public init(
+        id: ID, firstName: String, middleName: String? = nil, lastName: String? = nil, nickname: String? = nil,
+        sex: Sex? = nil, birthday: PartialDate? = nil, deathDate: PartialDate? = nil, photo: String? = nil,
+        color: String? = nil, notes: String? = nil, isTopOfBloodline: Bool = false, isMarriedIntoFamily: Bool = false
+    ) {
+        self.id = id
+        self.firstName = firstName
+        self.middleName = middleName
+        self.lastName = lastName
+        self.nickname = nickname
+        self.sex = sex
+        self.birthday = birthday
+        self.deathDate = deathDate
+        self.photo = photo
+        self.color = color
+        self.notes = notes
+        self.isTopOfBloodline = isTopOfBloodline
+        self.isMarriedIntoFamily = isMarriedIntoFamily
+    }
+
+    /// First, middle and last name joined by spaces.
+    public var fullName: String {
+        [firstName, middleName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The nickname if there is one, otherwise the first name (seed 000's "Dad • 45").
+    public var shortName: String {
+        if let nickname, !nickname.isEmpty { return nickname }
+        return firstName.isEmpty ? fullName : firstName
+    }
+
+    /// Birth and death years, `1815–1852`, `1815–`, `–1852`; empty when neither is known.
+    public var lifeSpan: String {
+        // A birthday without a year still says something: "b. Jul 14".
+        let birth = birthday.flatMap { $0.anchor.year == nil ? $0.displayText : $0.yearText }
+        let death = deathDate?.yearText
+        switch (birth, death) {
+        case (nil, nil): return deathDate == nil ? "" : "†"
+        case (let birth?, nil): return deathDate == nil ? "b. \(birth)" : "\(birth)–"
+        case (nil, let death?): return "d. \(death)"
+        case (let birth?, let death?): return "\(birth)–\(death)"
+        }
+    }
+}
+
+/// A person's sex as recorded; `nil` on a member means not recorded.
+public enum Sex: String, Sendable, Hashable, CaseIterable {
+    case male, female, other, unknown
+}

@@ -1,0 +1,34 @@
+/// Counts crossings between two layers by inversion counting, in O(E log V).
+public enum CrossingCounter {
+    /// The number of crossing pairs among lines given as (upper position, lower position).
+    /// Lines that share an endpoint never count as crossing.
+    public static func crossings(_ lines: [(upper: Int, lower: Int)]) -> Int {
+        guard lines.count > 1 else { return 0 }
+        let sorted = lines.sorted { $0.upper != $1.upper ? $0.upper < $1.upper : $0.lower < $1.lower }
+        let size = (sorted.map(\.lower).max() ?? 0) + 2
+        var tree = Array(repeating: 0, count: size + 1)
+        var total = 0
+        var seen = 0
+        // Lines with the same upper end never cross each other: add them to the tree only after
+        // all of that group have been counted.
+        var groupStart = 0
+        while groupStart < sorted.count {
+            var groupEnd = groupStart
+            while groupEnd < sorted.count, sorted[groupEnd].upper == sorted[groupStart].upper { groupEnd += 1 }
+            for line in sorted[groupStart..<groupEnd] {
+                // Earlier lines whose lower end is strictly right of this one cross it.
+                var notGreater = 0
+                var index = line.lower + 1
+                while index > 0 { notGreater += tree[index]; index -= index & -index }
+                total += seen - notGreater
+            }
+            for line in sorted[groupStart..<groupEnd] {
+                var index = line.lower + 1
+                while index <= size { tree[index] += 1; index += index & -index }
+                seen += 1
+            }
+            groupStart = groupEnd
+        }
+        return total
+    }
+}

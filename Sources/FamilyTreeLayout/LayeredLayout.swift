@@ -1,0 +1,60 @@
+import FamilyTree
+
+/// familytree's own layered layout for families.
+///
+/// One layer per generation; partners side by side around their union point; each union's
+/// children below it in sibling order, centred as far as neighbours allow. A person with
+/// several partners sits between or beside them. Everyone is drawn once, even with cousin
+/// marriages and cross-bloodline connections. Crossing reduction reorders whole family units
+/// and never breaks a couple or a sibling order.
+public struct LayeredLayout: LayoutEngine {
+    /// Spacing and sizing.
+    public struct Options: Sendable {
+        public var direction: LayoutDirection
+        /// Space between generations (between box edges).
+        public var generationSpacing: Double
+        /// Space between partners.
+        public var partnerSpacing: Double
+        /// Space between neighbouring family units in a layer.
+        public var unitSpacing: Double
+        /// Margin around the drawing.
+        public var margin: Double
+        /// Crossing-reduction rounds (each a down and an up sweep).
+        public var sweeps: Int
+        /// Coordinate-balancing rounds (each a down and an up pass).
+        public var balancingPasses: Int
+        /// The size of each member's box (width and height as drawn, whatever the direction).
+        public var boxSize: @Sendable (Member) -> Size
+
+        public init(
+            direction: LayoutDirection = .topDown, generationSpacing: Double = 64, partnerSpacing: Double = 24,
+            unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 4, balancingPasses: Int = 8,
+            boxSize: @escaping @Sendable (Member) -> Size = { _ in Size(width: 150, height: 48) }
+        ) {
+            self.direction = direction
+            self.generationSpacing = generationSpacing
+            self.partnerSpacing = partnerSpacing
+            self.unitSpacing = unitSpacing
+            self.margin = margin
+            self.sweeps = sweeps
+            self.balancingPasses = balancingPasses
+            self.boxSize = boxSize
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    public func place(_ graph: FamilyGraph) -> Layout {
+        let layering = Layering(graph: graph)
+        var arrangement = Arrangement(graph: graph, layering: layering)
+        arrangement.reduceCrossings(sweeps: options.sweeps)
+        let sizes = graph.members.map(options.boxSize)
+        var placement = Placement(graph: graph, arrangement: arrangement, sizes: sizes, options: options)
+        placement.balance(passes: options.balancingPasses)
+        return LayoutGeometry(graph: graph, placement: placement, options: options).build()
+    }
+}

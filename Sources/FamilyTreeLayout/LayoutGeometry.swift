@@ -1,0 +1,157 @@
+import FamilyTree
+
+/// Turns a placement into the public `Layout`: boxes, union points and edge polylines.
+struct LayoutGeometry {
+    let graph: FamilyGraph
+    let placement: Placement
+    let options: LayeredLayout.Options
+
+    func build() -> Layout {
+        let arrangement = placement.arrangement
+        let layerOf = arrangement.layering.layerOfMember
+        let topology = graph.topology
+        let gap = options.generationSpacing
+
+        // Across-axis position of each layer: its depth is its deepest box.
+        var layerDepth = Array(repeating: 0.0, count: arrangement.layers.count)
+        for member in graph.members.indices { layerDepth[layerOf[member]] = max(layerDepth[layerOf[member]], placement.acrossSize[member]) }
+        var layerTop: [Double] = []
+        var across = options.margin
+        for depth in layerDepth {
+            layerTop.append(across)
+            across += depth + gap
+        }
+        let minimumAlong = graph.members.indices.map(placement.start(of:)).min() ?? 0
+        let alongShift = options.margin - minimumAlong
+        func along(_ member: Int) -> Double { placement.start(of: member) + alongShift }
+        func centre(_ member: Int) -> Double { along(member) + placement.alongSize[member] / 2 }
+        func top(_ member: Int) -> Double { layerTop[layerOf[member]] }
+        func bottom(_ member: Int) -> Double { top(member) + placement.acrossSize[member] }
+        func point(_ along: Double, _ across: Double) -> Point {
+            options.direction == .topDown ? Point(x: along, y: across) : Point(x: across, y: along)
+        }
+
+        var boxes: [Layout.MemberBox] = []
+        boxes.reserveCapacity(graph.members.count)
+        var farAlong = 0.0
+        var farAcross = 0.0
+        for member in graph.members.indices {
+            let corner = point(along(member), top(member))
+            let size = point(placement.alongSize[member], placement.acrossSize[member])
+            boxes.append(Layout.MemberBox(member: member, x: corner.x, y: corner.y, width: size.x, height: size.y, layer: layerOf[member]))
+            farAlong = max(farAlong, along(member) + placement.alongSize[member])
+            farAcross = max(farAcross, bottom(member))
+        }
+
+        var unionPoints: [Layout.UnionPoint] = []
+        var edges: [Layout.Edge] = []
+        var unionAt: [(along: Double, across: Double)] = []
+        for (union, partners) in topology.partners.enumerated() {
+            let ordered = partners.sorted { along($0) < along($1) }
+            let unionAlong = placement.unionAlong(union) + alongShift
+            let unionAcross: Double
+            if partners.count == 1 {
+                unionAcross = bottom(partners[0])
+            } else if placement.partnersAreAdjacent(union) {
+                unionAcross = top(ordered[0]) + min(placement.acrossSize[ordered[0]], placement.acrossSize[ordered[1]]) / 2
+                edges.append(Layout.Edge(kind: .partner, from: .member(ordered[0]), to: .member(ordered[1]), points: [
+                    point(along(ordered[0]) + placement.alongSize[ordered[0]], unionAcross), point(along(ordered[1]), unionAcross),
+                ]))
+            } else {
+                unionAcross = max(bottom(partners[0]), bottom(partners[1])) + gap / 4
+                for partner in ordered {
+                    edges.append(Layout.Edge(kind: .partner, from: .member(partner), to: .union(union), points: [
+                        point(centre(partner), bottom(partner)), point(centre(partner), unionAcross), point(unionAlong, unionAcross),
+                    ]))
+                }
+            }
+            unionAt.append((unionAlong, unionAcross))
+            let drawn = topology.children[union].filter { topology.primaryParentUnion[$0] == union }.sorted { along($0) < along($1) }
+            unionPoints.append(Layout.UnionPoint(union: union, x: point(unionAlong, unionAcross).x, y: point(unionAlong, unionAcross).y, partners: ordered, children: drawn))
+        }
+
+        // Lines to children run down to a horizontal bus above the child's layer, then across and down.
+        // Each union's children share one bus; buses whose spans overlap get separate tracks, so
+        // one family's line is never drawn on top of another's.
+        var buses = BusTracks()
+        var pending: [(kind: Layout.EdgeKind, from: Layout.Endpoint, start: (along: Double, across: Double), child: Int, bus: Int)] = []
+        for (union, children) in topology.children.enumerated() {
+            var busOfLayer: [Int: Int] = [:]
+            for child in children {
+                let isPrimary = topology.primaryParentUnion[child] == union
+                let layer = layerOf[child]
+                let bus: Int
+                if isPrimary, let shared = busOfLayer[layer] {
+                    bus = shared
+                    buses.extend(bus, toInclude: centre(child))
+                } else {
+                    bus = buses.add(layer: layer, from: unionAt[union].along, to: centre(child))
+                    if isPrimary { busOfLayer[layer] = bus }
+                }
+                pending.append((isPrimary ? .child : .otherParent, .union(union), unionAt[union], child, bus))
+            }
+        }
+        for link in topology.crossLinks {
+            let bus = buses.add(layer: layerOf[link.child], from: centre(link.parent), to: centre(link.child))
+            pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), link.child, bus))
+        }
+        let busOffsets = buses.offsets(spread: gap * 0.45, maximumStep: 8)
+        for line in pending {
+            let busAcross = top(line.child) - gap / 2 + gap * 0.05 + busOffsets[line.bus]
+            var points = [point(line.start.along, line.start.across)]
+            if line.start.across < busAcross { points.append(point(line.start.along, busAcross)) }
+            if centre(line.child) != line.start.along { points.append(point(centre(line.child), busAcross)) }
+            points.append(point(centre(line.child), top(line.child)))
+            edges.append(Layout.Edge(kind: line.kind, from: line.from, to: .member(line.child), points: points))
+        }
+
+        let extent = point(farAlong + options.margin, farAcross + options.margin)
+        let layers = arrangement.layers.map { $0.flatMap { arrangement.unitMembers[$0] } }
+        return Layout(boxes: boxes, unions: unionPoints, edges: edges, width: extent.x, height: extent.y,
+                      layerCount: arrangement.layers.count, direction: options.direction, layers: layers)
+    }
+}
+
+/// Assigns horizontal buses above each layer to tracks so that overlapping spans never share a line.
+struct BusTracks {
+    private var layer: [Int] = []
+    private var low: [Double] = []
+    private var high: [Double] = []
+
+    /// A new bus spanning `from`...`to` above `layer`; returns its number.
+    mutating func add(layer: Int, from: Double, to: Double) -> Int {
+        self.layer.append(layer)
+        low.append(min(from, to))
+        high.append(max(from, to))
+        return low.count - 1
+    }
+
+    mutating func extend(_ bus: Int, toInclude position: Double) {
+        low[bus] = min(low[bus], position)
+        high[bus] = max(high[bus], position)
+    }
+
+    /// Each bus's offset from the middle of the gap: greedy interval colouring per layer, in order of left end.
+    func offsets(spread: Double, maximumStep: Double) -> [Double] {
+        var result = Array(repeating: 0.0, count: low.count)
+        var byLayer: [Int: [Int]] = [:]
+        for bus in low.indices { byLayer[layer[bus], default: []].append(bus) }
+        for (_, buses) in byLayer {
+            let ordered = buses.sorted { (low[$0], high[$0], $0) < (low[$1], high[$1], $1) }
+            var trackEnds: [Double] = []
+            var trackOf: [Int: Int] = [:]
+            for bus in ordered {
+                if let track = trackEnds.firstIndex(where: { $0 + 4 < low[bus] }) {
+                    trackEnds[track] = high[bus]
+                    trackOf[bus] = track
+                } else {
+                    trackOf[bus] = trackEnds.count
+                    trackEnds.append(high[bus])
+                }
+            }
+            let step = trackEnds.count > 1 ? min(maximumStep, spread / Double(trackEnds.count - 1)) : 0
+            for bus in buses { result[bus] = (Double(trackOf[bus]!) - Double(trackEnds.count - 1) / 2) * step }
+        }
+        return result
+    }
+}

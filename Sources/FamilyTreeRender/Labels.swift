@@ -1,0 +1,98 @@
+import FamilyTree
+import FamilyTreeLayout
+
+/// What a member's box says.
+public enum LabelFormat: String, Sendable, Hashable, CaseIterable {
+    /// The full name, then the life span: "Ada Lovelace" / "1815–1852".
+    case nameYears = "name-years"
+    /// Seed 000's style: nickname or first name and age, "Dad • 45", then the birthday.
+    case nameAge = "name-age"
+    /// The full name only.
+    case name
+}
+
+/// Produces the lines of text for each member's box, and the box size that fits them.
+public struct Labeler: Sendable {
+    public var format: LabelFormat
+    /// The day ages are computed on, as a `CalendarDate` day number; required for `.nameAge`.
+    public var today: Int?
+
+    /// The widest a box may grow; longer lines are shortened with an ellipsis.
+    public static let maximumWidth = 260.0
+    public static let minimumWidth = 120.0
+
+    public init(format: LabelFormat = .nameYears, today: Int? = nil) {
+        self.format = format
+        self.today = today
+    }
+
+    /// The lines shown in the member's box, shortened to fit the maximum width.
+    public func lines(for member: Member) -> [String] {
+        let name = member.fullName.isEmpty ? "(no name)" : member.fullName
+        let raw: [String]
+        switch format {
+        case .name:
+            raw = [name]
+        case .nameYears:
+            raw = [name, member.lifeSpan].filter { !$0.isEmpty }
+        case .nameAge:
+            var first = member.shortName.isEmpty ? name : member.shortName
+            if let age = age(of: member) { first += " • " + age }
+            raw = [first, member.birthday.map(\.displayText) ?? ""].filter { !$0.isEmpty }
+        }
+        return raw.enumerated().map { Labeler.shortened($1, fontSize: $0 == 0 ? 13 : 11) }
+    }
+
+    /// The age today, or "†80" (age at death) for the dead; nil when unknown.
+    func age(of member: Member) -> String? {
+        guard let birthday = member.birthday else { return nil }
+        if let death = member.deathDate {
+            guard let deathDay = death.possibleDays?.lowerBound, let age = Age(birthday: birthday, on: deathDay) else { return "†" }
+            return "†\(age)"
+        }
+        guard let today, let age = Age(birthday: birthday, on: today) else { return nil }
+        return age.description
+    }
+
+    /// The box that fits the member's lines.
+    public func boxSize(for member: Member) -> Size {
+        let lines = lines(for: member)
+        let widest = lines.enumerated().map { Labeler.textWidth($1, fontSize: $0 == 0 ? 13 : 11) }.max() ?? 0
+        let photoWidth = Labeler.embeddablePhoto(member) == nil ? 0.0 : 40
+        let width = min(Labeler.maximumWidth + photoWidth, max(Labeler.minimumWidth, widest + 24 + photoWidth))
+        return Size(width: width.rounded(.up), height: 48)
+    }
+
+    /// An estimate of the rendered width of `text` in a sans-serif font.
+    static func textWidth(_ text: String, fontSize: Double) -> Double {
+        var units = 0.0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0300...0x036F, 0x200B...0x200F: continue // combining marks, zero-width
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x1F300...0x1FAFF: units += 1.0
+            case 0x41...0x5A: units += 0.66
+            case 0x20, 0x2E, 0x2C, 0x69, 0x6A, 0x6C, 0x49, 0x27: units += 0.3
+            default: units += 0.55
+            }
+        }
+        return units * fontSize
+    }
+
+    static func shortened(_ text: String, fontSize: Double) -> String {
+        let limit = maximumWidth - 24
+        guard textWidth(text, fontSize: fontSize) > limit else { return text }
+        var result = ""
+        for character in text {
+            if textWidth(result + String(character) + "…", fontSize: fontSize) > limit { break }
+            result.append(character)
+        }
+        return result + "…"
+    }
+
+    /// A photo the SVG can embed: only `data:image/...` URLs (an SVG with external references
+    /// would not stand alone).
+    static func embeddablePhoto(_ member: Member) -> String? {
+        guard let photo = member.photo, photo.hasPrefix("data:image/"), photo.count < 2_000_000 else { return nil }
+        return photo
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import FamilyTree
+import Foundation
+
+/// The `familytree` command: draws family trees and edits tree files.
+@main
+struct FamilyTreeCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "familytree",
+        abstract: "Draw family trees as SVG or Graphviz DOT, and edit tree.json files.",
+        discussion: """
+        Examples:
+          familytree render examples/family.json -o family.svg
+          familytree render tree.json -o tree.dot
+          familytree link "Ada Byron" "Mary Somerville" --tree tree.json
+          familytree validate tree.json
+
+        Exit codes: 0 success, 1 invalid input (bad file, unknown or ambiguous member, a link that
+        would make someone their own ancestor), 2 usage error (unknown option, bad argument).
+        """,
+        version: "familytree \(version) (Graphviz support: not built in)",
+        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self]
+    )
+
+    static func main() {
+        let status = run(arguments: Array(CommandLine.arguments.dropFirst()))
+        Foundation.exit(status)
+    }
+
+    /// Parses and runs a command line; returns the documented exit status instead of exiting.
+    static func run(arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let error as CLIError {
+            Console.error("familytree: \(error)")
+            return 1
+        } catch let error as FamilyTreeError {
+            Console.error("familytree: \(error)")
+            return 1
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                // --help and --version.
+                Console.output(message + "\n")
+                return 0
+            }
+            Console.error(message)
+            return 2
+        }
+    }
+}
+
+/// Writes to standard output and standard error.
+enum Console {
+    static func output(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}

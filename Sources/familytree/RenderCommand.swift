@@ -1,0 +1,109 @@
+import ArgumentParser
+import FamilyTree
+import FamilyTreeLayout
+import FamilyTreeRender
+import Foundation
+
+/// Output formats of `render`.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case svg
+    /// Structure DOT for Graphviz `dot` to lay out.
+    case dot
+    /// Our layout as DOT with fixed positions, for `neato -n2`.
+    case dotPositioned = "dot-positioned"
+    case layoutJSON = "layout-json"
+
+    /// The format a file name implies: `.svg`, `.dot`, `.json`.
+    init?(fileName: String) {
+        switch URL(fileURLWithPath: fileName).pathExtension.lowercased() {
+        case "svg": self = .svg
+        case "dot", "gv": self = .dot
+        case "json": self = .layoutJSON
+        default: return nil
+        }
+    }
+}
+
+extension LayoutDirection: ExpressibleByArgument {}
+extension LabelFormat: ExpressibleByArgument {}
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a family tree as SVG, DOT or layout JSON.",
+        discussion: """
+        The format follows the output file's extension (.svg, .dot, .json); --format overrides it.
+        Without -o, or with -o -, the output goes to standard output (SVG unless --format says otherwise).
+
+        Examples:
+          familytree render examples/family.json -o family.svg
+          familytree render tree.json -o tree.dot && dot -Tpng tree.dot -o tree.png
+          familytree render tree.json --format dot-positioned | neato -n2 -Tpdf -o tree.pdf
+          familytree render tree.json --root "Ada Lovelace" --generations 2 -o ada.svg
+          familytree render tree.json --label name-age --today 2026-11-22 -o ages.svg
+          cat tree.json | familytree render - --direction left-right > tree.svg
+        """
+    )
+
+    @Argument(help: "The tree file, or - for standard input.")
+    var tree: String
+
+    @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
+    var output: String = "-"
+
+    @Option(help: "Output format: svg, dot, dot-positioned or layout-json.")
+    var format: OutputFormat?
+
+    @Option(help: "Draw only the part around this member (an id or a unique name).")
+    var root: String?
+
+    @Option(help: "With --root: generations up and down to include.")
+    var generations: Int = 3
+
+    @Option(help: "top-down or left-right.")
+    var direction: LayoutDirection = .topDown
+
+    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\") or name.")
+    var label: LabelFormat = .nameYears
+
+    @Option(help: "The day ages are computed on, YYYY-MM-DD (default: today).")
+    var today: String?
+
+    func validate() throws {
+        if format == nil, output != "-", OutputFormat(fileName: output) == nil {
+            throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot or .json, or --format")
+        }
+        guard generations >= 0 else { throw ValidationError("--generations must be 0 or more") }
+    }
+
+    func run() throws {
+        var graph = try TreeFiles.loadGraph(tree)
+        if let root {
+            graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
+        }
+        let labeler = Labeler(format: label, today: try todayDayNumber())
+        let chosenFormat = format ?? (output == "-" ? .svg : OutputFormat(fileName: output)!)
+        let text: String
+        if chosenFormat == .dot {
+            text = DOTWriter(labeler: labeler).structure(graph, direction: direction)
+        } else {
+            let engine = LayeredLayout(options: .init(direction: direction, boxSize: { labeler.boxSize(for: $0) }))
+            let layout = engine.place(graph)
+            switch chosenFormat {
+            case .svg: text = SVGRenderer(labeler: labeler).render(layout, of: graph)
+            case .dotPositioned: text = DOTWriter(labeler: labeler).positioned(layout, of: graph)
+            case .layoutJSON, .dot: text = LayoutJSONWriter.render(layout, of: graph)
+            }
+        }
+        try TreeFiles.write(text, to: output)
+    }
+
+    /// `--today` as a day number, or the current UTC date: the library never reads the clock.
+    private func todayDayNumber() throws(CLIError) -> Int {
+        guard let today else { return Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)) }
+        guard case .exact(let date)? = PartialDate(today), date.isComplete, let day = date.earliestDayNumber else {
+            throw .invalidDate(today)
+        }
+        return day
+    }
+}

@@ -10,8 +10,8 @@ public struct DOTWriter: Sendable {
     }
 
     /// The family as a graph for `dot`: a point-shaped node per union, partner -> union -> child
-    /// edges, partners on one rank (kept in order by an invisible edge), children in sibling order
-    /// (`ordering=out` on the union node), cross-bloodline connections as dashed edges.
+    /// edges, partners on one rank (kept in order by an invisible edge), children on one rank in
+    /// sibling order (an invisible chain), cross-bloodline connections as dashed edges.
     public func structure(_ graph: FamilyGraph, direction: LayoutDirection = .topDown) -> String {
         var dot = header(direction: direction)
         dot += "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f4f6fb\", color=\"#5b6b8c\", fontname=\"Helvetica\", fontsize=11];\n"
@@ -19,7 +19,7 @@ public struct DOTWriter: Sendable {
         for member in graph.members { dot += "  \(memberNode(member))];\n" }
         for (index, union) in graph.unions.enumerated() {
             let partners = graph.topology.partners[index]
-            dot += "  \(DOTWriter.quoted("u:" + union.id)) [shape=point, width=0.08, label=\"\", ordering=out];\n"
+            dot += "  \(DOTWriter.quoted("u:" + union.id)) [shape=point, width=0.08, label=\"\"];\n"
             for partner in partners {
                 dot += "  \(DOTWriter.quoted(graph.members[partner].id)) -> \(DOTWriter.quoted("u:" + union.id));\n"
             }
@@ -31,6 +31,12 @@ public struct DOTWriter: Sendable {
             for (child, link) in zip(graph.topology.children[index], union.children) {
                 let style = link.kind == .birth ? "" : " [style=dashed, label=\"\(link.kind.rawValue)\", fontsize=9]"
                 dot += "  \(DOTWriter.quoted("u:" + union.id)) -> \(DOTWriter.quoted(graph.members[child].id))\(style);\n"
+            }
+            // dot keeps flat edges left to right: an invisible chain holds the sibling order.
+            let drawn = graph.topology.children[index].filter { graph.topology.primaryParentUnion[$0] == index }.map { DOTWriter.quoted(graph.members[$0].id) }
+            if drawn.count > 1 {
+                dot += "  { rank=same; \(drawn.joined(separator: "; ")); }\n"
+                dot += "  \(drawn.joined(separator: " -> ")) [style=invis];\n"
             }
         }
         for connection in graph.crossBloodlineConnections {

@@ -96,3 +96,10 @@ public struct Labeler: Sendable {
         return photo
     }
 }
+
+extension LayeredLayout {
+    /// Our layout with boxes sized to fit `labeler`'s text.
+    public init(labeler: Labeler, direction: LayoutDirection = .topDown) {
+        self.init(options: .init(direction: direction, boxSize: { labeler.boxSize(for: $0) }))
+    }
+}

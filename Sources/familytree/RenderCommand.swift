@@ -87,8 +87,7 @@ struct RenderCommand: ParsableCommand {
         if chosenFormat == .dot {
             text = DOTWriter(labeler: labeler).structure(graph, direction: direction)
         } else {
-            let engine = LayeredLayout(options: .init(direction: direction, boxSize: { labeler.boxSize(for: $0) }))
-            let layout = engine.place(graph)
+            let layout = LayeredLayout(labeler: labeler, direction: direction).place(graph)
             switch chosenFormat {
             case .svg: text = SVGRenderer(labeler: labeler).render(layout, of: graph)
             case .dotPositioned: text = DOTWriter(labeler: labeler).positioned(layout, of: graph)

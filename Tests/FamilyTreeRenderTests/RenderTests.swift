@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import FamilyTree
+import FamilyTreeLayout
+@testable import FamilyTreeRender
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+enum Paths {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func example(_ name: String) -> URL { packageRoot.appendingPathComponent("examples/\(name)") }
+
+    static func exampleGraph() throws -> FamilyGraph {
+        try FamilyGraph(json: Array(try Data(contentsOf: example("family.json"))), file: "examples/family.json")
+    }
+}
+
+/// Renders the way `familytree render` does with default options.
+func renderSVG(_ graph: FamilyGraph, labeler: Labeler = Labeler()) -> String {
+    SVGRenderer(labeler: labeler).render(LayeredLayout(labeler: labeler).place(graph), of: graph)
+}
+
+/// Whether the text parses as XML.
+func isWellFormedXML(_ text: String) -> Bool {
+    XMLParser(data: Data(text.utf8)).parse()
+}
+
+@Suite struct SVGRendererTests {
+    /// The committed example SVG is what the renderer draws today, byte for byte.
+    /// Re-record with `FAMILYTREE_RECORD=1 swift test --filter exampleSVGIsUpToDate`.
+    @Test func exampleSVGIsUpToDate() throws {
+        let svg = renderSVG(try Paths.exampleGraph())
+        let golden = Paths.example("family.svg")
+        if ProcessInfo.processInfo.environment["FAMILYTREE_RECORD"] == "1" {
+            try svg.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: golden, encoding: .utf8)
+        #expect(svg == committed, "examples/family.svg is stale: re-record with FAMILYTREE_RECORD=1")
+    }
+
+    @Test func svgIsStandaloneAccessibleAndDeterministic() throws {
+        let graph = try Paths.exampleGraph()
+        let svg = renderSVG(graph)
+        #expect(svg == renderSVG(graph))
+        #expect(isWellFormedXML(svg))
+        #expect(svg.contains("viewBox=\"0 0 "))
+        #expect(!svg.contains("<script") && !svg.contains("href=\"http") && !svg.contains("xlink:href") && !svg.contains("@import"))
+        #expect(svg.contains("prefers-color-scheme: dark"))
+        for member in graph.members {
+            #expect(svg.contains("data-member=\"\(member.id)\""))
+        }
+        #expect(svg.components(separatedBy: "<g id=\"m-").count - 1 == graph.members.count)
+        #expect(svg.components(separatedBy: "<title>").count - 1 == graph.members.count)
+        // Cross-bloodline members and lines are highlighted; Heinrich's own colour fills his box.
+        #expect(svg.contains("<g id=\"m-tom\" class=\"member male cross-bloodline custom") || svg.contains("<g id=\"m-tom\" class=\"member male cross-bloodline\""))
+        #expect(svg.contains("class=\"edge cross-bloodline\""))
+        #expect(svg.contains("style=\"fill: #2f6f4f\""))
+    }
+
+    @Test func userStringsAreEscaped() throws {
+        let hostile = "<script>alert(\"x\")</script> & 'co'"
+        let graph = try FamilyGraph(members: [
+            Member(id: "a\"><script>", firstName: hostile, lastName: "]]>", nickname: "<b>", notes: "<img onerror=x>"),
+        ])
+        for format in LabelFormat.allCases {
+            let svg = renderSVG(graph, labeler: Labeler(format: format, today: 20_000))
+            #expect(!svg.contains("<script"), "\(format)")
+            #expect(!svg.contains("<b>"))
+            #expect(svg.contains("&lt;script&gt;"))
+            #expect(isWellFormedXML(svg))
+        }
+    }
+
+    @Test func nameAgeLabelsFollowSeed000() throws {
+        let graph = try Paths.exampleGraph()
+        let labeler = Labeler(format: .nameAge, today: CalendarDate.dayNumber(year: 2026, month: 11, day: 22))
+        #expect(labeler.lines(for: graph.member("chloe")!) == ["Coco • 42", "Feb 29, 1984"])
+        #expect(labeler.lines(for: graph.member("heinrich")!) == ["Opa Heinrich • †72", "Mar 14, 1890"])
+        #expect(labeler.lines(for: graph.member("tom")!) == ["Tom", "Jul 14"])
+        #expect(labeler.lines(for: graph.member("mary")!) == ["Mary • ~101", "1924"])
+        let nameYears = Labeler()
+        #expect(nameYears.lines(for: graph.member("karl")!) == ["Karl Friedrich Müller", "1915–1990"])
+        #expect(nameYears.lines(for: graph.member("tom")!) == ["Tom Carter", "b. Jul 14"])
+    }
+
+    @Test func longNamesAreShortenedAndBoxesFitTheirText() {
+        let labeler = Labeler()
+        let long = Member(id: "x", firstName: String(repeating: "Bartholomew ", count: 8))
+        let line = labeler.lines(for: long)[0]
+        #expect(line.hasSuffix("…"))
+        #expect(labeler.boxSize(for: long).width <= Labeler.maximumWidth)
+        #expect(labeler.boxSize(for: Member(id: "y", firstName: "Al")).width == Labeler.minimumWidth)
+    }
+}
+
+@Suite struct LayoutJSONTests {
+    @Test func layoutJSONHasTheDocumentedFields() throws {
+        let graph = try Paths.exampleGraph()
+        let layout = LayeredLayout(labeler: Labeler()).place(graph)
+        let text = LayoutJSONWriter.render(layout, of: graph)
+        let json = try JSONParser.parse(text).root
+        guard case .array(let members)? = json["members"], case .array(let unions)? = json["unions"] else {
+            Issue.record("members and unions arrays missing")
+            return
+        }
+        #expect(members.count == graph.members.count)
+        for member in members {
+            for key in ["id", "x", "y", "width", "height", "layer"] { #expect(member[key] != nil, "\(key)") }
+        }
+        #expect(unions.count == graph.unions.count)
+        let karlAndSiobhan = unions.first { $0["id"]?.stringValue == "karl+siobhan" }
+        #expect(karlAndSiobhan?["children"] == .array([.string("anna"), .string("peter")]))
+        #expect(karlAndSiobhan?["x"]?.doubleValue != nil && karlAndSiobhan?["y"]?.doubleValue != nil)
+        #expect(text == LayoutJSONWriter.render(LayeredLayout(labeler: Labeler()).place(graph), of: graph))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import FamilyTree
+@testable import familytree
+
+/// A scratch directory holding a copy of the example tree.
+struct Scratch {
+    let directory: URL
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Scratch.packageRoot.appendingPathComponent("examples/family.json"), to: path("tree.json"))
+    }
+
+    func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    func read(_ name: String) throws -> String { try String(contentsOf: path(name), encoding: .utf8) }
+    func write(_ name: String, _ text: String) throws { try text.write(to: path(name), atomically: true, encoding: .utf8) }
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() }
+    func run(_ arguments: String...) -> Int32 { FamilyTreeCommand.run(arguments: arguments) }
+}
+
+@Suite struct RenderCommandTests {
+    @Test func rendersTheExampleExactlyAsCommitted() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("tree.svg").path) == 0)
+        let committed = try String(contentsOf: Scratch.packageRoot.appendingPathComponent("examples/family.svg"), encoding: .utf8)
+        #expect(try scratch.read("tree.svg") == committed)
+    }
+
+    @Test func formatFollowsTheExtensionAndFormatOverridesIt() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run("render", tree, "-o", scratch.path("tree.dot").path) == 0)
+        #expect(try scratch.read("tree.dot").hasPrefix("digraph family {\n  graph [rankdir=TB"))
+        #expect(scratch.run("render", tree, "-o", scratch.path("layout.json").path) == 0)
+        #expect(try scratch.read("layout.json").contains("\"layerCount\": 4"))
+        #expect(scratch.run("render", tree, "-o", scratch.path("pinned.dot").path, "--format", "dot-positioned") == 0)
+        #expect(try scratch.read("pinned.dot").contains("pos=\""))
+        #expect(scratch.run("render", tree, "-o", scratch.path("tree.png").path) == 2)
+        #expect(scratch.run("render", tree, "--format", "pdf") == 2)
+    }
+
+    @Test func rootAndGenerationsDrawThePartAroundOnePerson() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("peter.svg").path, "--root", "Peter Müller", "--generations", "1") == 0)
+        let svg = try scratch.read("peter.svg")
+        #expect(svg.components(separatedBy: "data-member=").count - 1 == 7)
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--root", "Nobody Atall") == 1)
+    }
+
+    @Test func leftRightAndNameAgeLabels() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("lr.svg").path, "--direction", "left-right", "--label", "name-age", "--today", "2026-11-22") == 0)
+        #expect(try scratch.read("lr.svg").contains("Coco • 42"))
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--today", "2026-02-30") == 1)
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--direction", "sideways") == 2)
+    }
+
+    @Test func badInputFailsCleanlyAndWritesNothing() throws {
+        let scratch = try Scratch()
+        try scratch.write("broken.json", "{\"members\": [\n  {\"id\": \"a\",, }\n]}")
+        #expect(scratch.run("render", scratch.path("broken.json").path, "-o", scratch.path("out.svg").path) == 1)
+        #expect(scratch.run("render", scratch.path("missing.json").path, "-o", scratch.path("out.svg").path) == 1)
+        try scratch.write("cycle.json", #"{"members": [{"id": "a", "firstName": "A"}], "unions": [{"id": "u", "partners": ["a"], "children": ["a"]}]}"#)
+        #expect(scratch.run("render", scratch.path("cycle.json").path, "-o", scratch.path("out.svg").path) == 1)
+        #expect(scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("no/such/dir/out.svg").path) == 1)
+        #expect(try scratch.files() == ["broken.json", "cycle.json", "tree.json"])
+    }
+}
+
+@Suite struct LinkCommandTests {
+    @Test func linksByNameAndKeepsEverythingElse() throws {
+        let scratch = try Scratch()
+        // A field familytree does not know survives the rewrite.
+        let original = try scratch.read("tree.json").replacingOccurrences(of: "\"id\": \"mei\",", with: "\"id\": \"mei\", \"appField\": {\"z\": 1.50, \"a\": [true]},")
+        try scratch.write("tree.json", original)
+        #expect(scratch.run("link", "Mei Carter", "Pádraig Ó Briain", "--tree", scratch.path("tree.json").path, "--id", "link-2") == 0)
+        let text = try scratch.read("tree.json")
+        let graph = try FamilyGraph(json: Array(text.utf8))
+        #expect(graph.crossBloodlineConnections.last == CrossBloodlineConnection(id: "link-2", fromChild: "mei", toNewParent: "padraig"))
+        #expect(graph.members.count == 22 && graph.unions.count == 8)
+        #expect(text.contains("\"appField\": {\n        \"a\": [\n          true\n        ],\n        \"z\": 1.50\n      }"))
+        // Sorted keys, two-space indent: a second identical edit changes only the new lines.
+        #expect(text.hasPrefix("{\n  \"crossBloodlineConnections\": [\n    {\n      \"fromChild\": \"tom\","))
+        #expect(try scratch.files() == ["tree.json"], "no temporary file left behind")
+    }
+
+    @Test func refusesCyclesRepeatedParentsAndUnknownNamesWithoutTouchingTheFile() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        let before = try scratch.read("tree.json")
+        #expect(scratch.run("link", "heinrich", "sophie", "--tree", tree) == 1, "Heinrich would be his own ancestor")
+        #expect(scratch.run("link", "peter", "karl", "--tree", tree) == 1, "Karl is already Peter's parent")
+        #expect(scratch.run("link", "tom", "padraig", "--tree", tree) == 1, "the same link twice")
+        #expect(scratch.run("link", "Nobody", "karl", "--tree", tree) == 1)
+        #expect(try scratch.read("tree.json") == before)
+    }
+
+    @Test func ambiguousNamesListTheCandidates() throws {
+        let scratch = try Scratch()
+        try scratch.write("twins.json", #"{"members": [{"id": "j1", "firstName": "John", "lastName": "Smith"}, {"id": "j2", "firstName": "John", "lastName": "Smith"}, {"id": "p", "firstName": "Pat"}]}"#)
+        #expect(scratch.run("link", "John Smith", "Pat", "--tree", scratch.path("twins.json").path) == 1)
+        let graph = try FamilyGraph(json: Array(try scratch.read("twins.json").utf8))
+        #expect(throws: CLIError.self) { _ = try graph.resolveMember("John Smith") }
+        #expect(try graph.resolveMember("j2") == 1)
+        #expect(try graph.resolveMember("pat") == 2)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("link", "only-one") == 2)
+        #expect(scratch.run("frobnicate") == 2)
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--generations", "-1") == 2)
+        #expect(scratch.run("generate", "--members", "0") == 2)
+    }
+}
+
+@Suite struct ValidateAndGenerateCommandTests {
+    @Test func validateExitsOneOnProblems() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("validate", scratch.path("tree.json").path) == 0)
+        try scratch.write("bad.json", #"{"members": [{"id": "a", "firstName": "A", "spouse": "a"}, {"id": "a", "firstName": "B"}]}"#)
+        #expect(scratch.run("validate", scratch.path("bad.json").path) == 1)
+    }
+
+    @Test func generateWritesAValidTree() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("generate", "--members", "250", "--seed", "4", "-o", scratch.path("g.json").path) == 0)
+        #expect(try FamilyGraph(json: Array(try scratch.read("g.json").utf8)).members.count == 250)
+        #expect(scratch.run("generate", "--members", "250", "--seed", "4", "-o", scratch.path("g.dot").path) == 0)
+        #expect(try scratch.read("g.dot").hasPrefix("digraph family"))
+    }
+}

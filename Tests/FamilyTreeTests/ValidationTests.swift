@@ -122,3 +122,20 @@ import Testing
         }, "marriages within the tree")
     }
 }
+
+@Suite struct SeedShapeValidationTests {
+    @Test func unknownSpouseAndChildIdsAreReportedWhereTheyAreWritten() {
+        let json = "{\"members\": [\n {\"id\": \"a\", \"firstName\": \"A\", \"spouse\": \"ghost\",\n  \"children\": [\"b\", \"nobody\"]},\n {\"id\": \"b\", \"firstName\": \"B\"}\n]}"
+        do {
+            _ = try FamilyGraph(json: Array(json.utf8))
+            Issue.record("expected problems")
+        } catch .invalidTree(_, let problems) {
+            #expect(problems.map(\.description) == [
+                "members[0].spouse (line 2): unknown member id \"ghost\" as the spouse of \"a\"",
+                "members[0].children[1] (line 2): unknown member id \"nobody\" as a child of \"a\"",
+            ])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

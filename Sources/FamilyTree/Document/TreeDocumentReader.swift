@@ -66,6 +66,8 @@ struct TreeDocumentReader {
         var spouse: Member.ID?
         var children: [Member.ID]
         var location: TreeLocation
+        /// Where each child reference stands, parallel to `children`.
+        var childLocations: [TreeLocation]
     }
 
     private mutating func readMember(_ value: JSONValue, at location: TreeLocation) -> SeedLinks? {
@@ -94,14 +96,18 @@ struct TreeDocumentReader {
         memberLocations.append(location)
         let spouse = fields.reference("spouse")
         var children: [Member.ID] = []
+        var childLocations: [TreeLocation] = []
         if let list = fields.array("children") {
             for (position, element) in list.enumerated() {
                 let elementLocation = location.appending("children[\(position)]")
-                if let child = nestedReference(element, at: elementLocation) { children.append(child) }
+                if let child = nestedReference(element, at: elementLocation) {
+                    children.append(child)
+                    childLocations.append(elementLocation)
+                }
             }
         }
         problems += fields.problems
-        return SeedLinks(member: id, spouse: spouse, children: children, location: location)
+        return SeedLinks(member: id, spouse: spouse, children: children, location: location, childLocations: childLocations)
     }
 
     /// A child given as an id, or as a nested member object (the seed app's recursive model).
@@ -129,7 +135,21 @@ struct TreeDocumentReader {
 
     /// Turns `spouse` and `children` fields into unions, merging into listed unions of the same couple.
     private mutating func deriveSeedUnions(from topLevelLinks: [SeedLinks]) {
-        let allLinks = topLevelLinks + pendingNestedLinks
+        // Unknown ids are reported here, where the reference was written, and left out.
+        let known = Set(members.map(\.id))
+        var allLinks = topLevelLinks + pendingNestedLinks
+        for index in allLinks.indices {
+            let links = allLinks[index]
+            if let spouse = links.spouse, !known.contains(spouse) {
+                problems.append(TreeProblem(.unknownReference, "unknown member id \"\(spouse)\" as the spouse of \"\(links.member)\"", ids: [spouse, links.member], at: links.location.appending("spouse")))
+                allLinks[index].spouse = nil
+            }
+            let kept = links.children.indices.filter { known.contains(links.children[$0]) }
+            for position in links.children.indices where !known.contains(links.children[position]) {
+                problems.append(TreeProblem(.unknownReference, "unknown member id \"\(links.children[position])\" as a child of \"\(links.member)\"", ids: [links.children[position], links.member], at: links.childLocations[position]))
+            }
+            allLinks[index].children = kept.map { links.children[$0] }
+        }
         // A member whose own `spouse` is empty still has the partner who names them.
         var namedBy: [Member.ID: Member.ID] = [:]
         for links in allLinks { if let spouse = links.spouse, namedBy[spouse] == nil { namedBy[spouse] = links.member } }

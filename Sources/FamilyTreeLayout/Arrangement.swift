@@ -18,6 +18,8 @@ struct Arrangement {
     var slot: [Int]
     /// "Unit a must stand left of unit b" pairs from sibling order, by the earlier unit.
     let mustPrecede: [[Int]]
+    /// The number of members in each layer.
+    let layerSizes: [Int]
 
     init(graph: FamilyGraph, layering: Layering) {
         self.graph = graph
@@ -39,6 +41,9 @@ struct Arrangement {
             }
         }
         mustPrecede = precede
+        var sizes = Array(repeating: 0, count: layering.layerCount)
+        for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
+        layerSizes = sizes
         layers = Array(repeating: [], count: layering.layerCount)
         slot = Array(repeating: 0, count: memberCount)
         layers = initialOrder()
@@ -75,36 +80,6 @@ struct Arrangement {
         return order
     }
 
-    /// Depth-first along family lines from the founders, children in sibling order.
-    private func initialOrder() -> [[Int]] {
-        let topology = graph.topology
-        var result = Array(repeating: [Int](), count: layering.layerCount)
-        var visited = Array(repeating: false, count: unitMembers.count)
-        var roots = unitMembers.indices.filter { unit in
-            unitMembers[unit].allSatisfy { topology.primaryParentUnion[$0] == -1 }
-        }
-        roots += unitMembers.indices.filter { !roots.contains($0) }
-        for root in roots where !visited[root] {
-            var stack = [root]
-            while let unit = stack.popLast() {
-                guard !visited[unit] else { continue }
-                visited[unit] = true
-                result[unitLayer[unit]].append(unit)
-                var childUnits: [Int] = []
-                for member in unitMembers[unit] {
-                    for union in topology.unionsOfMember[member] {
-                        for child in topology.children[union] where topology.primaryParentUnion[child] == union {
-                            let childUnit = unitOfMember[child]
-                            if !visited[childUnit] { childUnits.append(childUnit) }
-                        }
-                    }
-                }
-                stack += childUnits.reversed()
-            }
-        }
-        return result
-    }
-
     mutating func updateSlots() {
         for layer in layers {
             var position = 0
@@ -130,23 +105,39 @@ struct Arrangement {
 
     // MARK: Crossing reduction
 
-    /// Alternating barycenter sweeps over units, keeping the order with the fewest crossings.
+    /// Alternating barycenter sweeps over units, each followed by transposition, keeping the order
+    /// with the fewest crossings seen after any half-sweep.
     mutating func reduceCrossings(sweeps: Int) {
         guard layers.count > 1 else { return }
         var best = (layers: layers, units: unitMembers, crossings: countCrossings())
+        var roundsWithoutGain = 0
         for _ in 0..<sweeps {
-            for layer in 1..<layers.count { reorder(layer: layer, towardParents: true) }
-            for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
-            let crossings = countCrossings()
-            if crossings < best.crossings {
-                best = (layers, unitMembers, crossings)
-            } else {
-                break
+            var gained = false
+            for towardParents in [true, false] {
+                if towardParents {
+                    for layer in 1..<layers.count { reorder(layer: layer, towardParents: true) }
+                } else {
+                    for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
+                }
+                transpose(passes: 4)
+                let crossings = countCrossings()
+                if crossings < best.crossings {
+                    best = (layers, unitMembers, crossings)
+                    gained = true
+                }
             }
+            roundsWithoutGain = gained ? 0 : roundsWithoutGain + 1
+            if roundsWithoutGain == 2 { break }
         }
         layers = best.layers
         unitMembers = best.units
         updateSlots()
+    }
+
+    /// A member's position within its layer scaled to 0...1, so layers of different sizes compare.
+    private func relativePosition(_ member: Int) -> Double {
+        let count = layerSizes[layering.layerOfMember[member]]
+        return count > 1 ? Double(slot[member]) / Double(count - 1) : 0.5
     }
 
     /// Sorts a layer's units by the mean position of their parents (or children), within sibling order.
@@ -157,19 +148,21 @@ struct Arrangement {
             var sum = 0.0
             var count = 0
             var orientation = 0.0
-            let centre = unitCentre(unit)
-            for member in unitMembers[unit] {
+            let members = unitMembers[unit]
+            let centre = (relativePosition(members[0]) + relativePosition(members[members.count - 1])) / 2
+            for member in members {
                 if towardParents {
-                    let parentUnion = topology.primaryParentUnion[member]
-                    guard parentUnion >= 0 else { continue }
-                    let position = unionPosition(parentUnion)
-                    sum += position
-                    count += 1
-                    orientation += (position - centre) * (Double(slot[member]) - centre)
+                    for union in topology.parentUnions[member] {
+                        let partners = topology.partners[union]
+                        let position = partners.reduce(0.0) { $0 + relativePosition($1) } / Double(partners.count)
+                        sum += position
+                        count += 1
+                        orientation += (position - centre) * (relativePosition(member) - centre)
+                    }
                 } else {
                     for union in topology.unionsOfMember[member] {
-                        for child in topology.children[union] where unitLayer[unitOfMember[child]] > layer {
-                            sum += Double(slot[child])
+                        for child in topology.children[union] where layering.layerOfMember[child] > layer {
+                            sum += relativePosition(child)
                             count += 1
                         }
                     }
@@ -177,11 +170,9 @@ struct Arrangement {
             }
             // Turn a couple round when each partner's family stands on the other side.
             if orientation < 0 { unitMembers[unit].reverse() }
-            key[unit] = count > 0 ? sum / Double(count) : centre
+            if count > 0 { key[unit] = sum / Double(count) }
         }
-        var centres: [Int: Double] = [:]
-        for unit in layers[layer] { centres[unit] = unitCentre(unit) }
-        layers[layer].sort { key[$0]! != key[$1]! ? key[$0]! < key[$1]! : centres[$0]! < centres[$1]! }
+        layers[layer] = orderedByKeys(layers[layer], key: key)
         enforceConstraints(layer: layer)
         var position = 0
         for unit in layers[layer] {
@@ -190,6 +181,67 @@ struct Arrangement {
                 position += 1
             }
         }
+    }
+
+    /// Sorts units by key without tearing families apart.
+    ///
+    /// Units without a key take the key of the keyed unit before them (they keep their place among
+    /// the keyed ones). Then, for each sibling group, keys are made non-decreasing in sibling order by
+    /// isotonic regression (pooling adjacent violators), so one sibling pulled far away moves its
+    /// group a little instead of dragging its younger siblings across the layer.
+    private func orderedByKeys(_ units: [Int], key: [Int: Double]) -> [Int] {
+        guard !key.isEmpty else { return units }
+        var filled: [Int: Double] = [:]
+        var previous = units.lazy.compactMap { key[$0] }.first!
+        for unit in units {
+            if let value = key[unit] { previous = value }
+            filled[unit] = previous
+        }
+        for group in siblingGroups(in: units) where group.count > 1 {
+            var blocks: [(mean: Double, count: Int)] = []
+            for unit in group {
+                var block = (mean: filled[unit]!, count: 1)
+                while let last = blocks.last, last.mean > block.mean {
+                    blocks.removeLast()
+                    let count = last.count + block.count
+                    block = ((last.mean * Double(last.count) + block.mean * Double(block.count)) / Double(count), count)
+                }
+                blocks.append(block)
+            }
+            var index = 0
+            for block in blocks {
+                for _ in 0..<block.count {
+                    filled[group[index]] = block.mean
+                    index += 1
+                }
+            }
+        }
+        var position: [Int: Int] = [:]
+        for (index, unit) in units.enumerated() { position[unit] = index }
+        return units.sorted { filled[$0]! != filled[$1]! ? filled[$0]! < filled[$1]! : position[$0]! < position[$1]! }
+    }
+
+    /// The units of one layer grouped by the union their members are children of, in sibling order.
+    private func siblingGroups(in units: [Int]) -> [[Int]] {
+        let topology = graph.topology
+        var groups: [Int: [Int]] = [:]
+        var order: [Int] = []
+        var inLayer = Set(units)
+        for unit in units {
+            for member in unitMembers[unit] {
+                let union = topology.primaryParentUnion[member]
+                guard union >= 0, groups[union] == nil else { continue }
+                var group: [Int] = []
+                for child in topology.children[union] where topology.primaryParentUnion[child] == union {
+                    let childUnit = unitOfMember[child]
+                    if inLayer.contains(childUnit), group.last != childUnit, !group.contains(childUnit) { group.append(childUnit) }
+                }
+                groups[union] = group
+                order.append(union)
+            }
+        }
+        inLayer.removeAll()
+        return order.map { groups[$0]! }
     }
 
     /// Reorders a layer minimally so every sibling-order constraint holds: a topological sort that
@@ -232,56 +284,38 @@ struct Arrangement {
         layers[layer] = result
     }
 
-    /// Crossings between adjacent layers of parent-to-child lines.
-    func countCrossings() -> Int {
-        var total = 0
+    /// Crossings between adjacent layers of the lines union -> child and new parent -> child, with a
+    /// union at the mean of its partners (positions doubled to stay whole numbers).
+    func countCrossings() -> Int { countCrossings(slot: slot) }
+
+    /// Crossings of a candidate order of every layer.
+    func crossings(of candidate: [[Int]]) -> Int {
+        var candidateSlot = Array(repeating: 0, count: slot.count)
+        for layer in candidate {
+            var position = 0
+            for unit in layer {
+                for member in unitMembers[unit] {
+                    candidateSlot[member] = position
+                    position += 1
+                }
+            }
+        }
+        return countCrossings(slot: candidateSlot)
+    }
+
+    private func countCrossings(slot: [Int]) -> Int {
+        var lines = Array(repeating: [(upper: Int, lower: Int)](), count: layers.count)
         let topology = graph.topology
-        var pairsByLayer = Array(repeating: [(Int, Int)](), count: layers.count)
+        let layerOf = layering.layerOfMember
         for (union, children) in topology.children.enumerated() {
-            let from = topology.partners[union][0]
-            for child in children where layering.layerOfMember[child] == layering.layerOfMember[from] + 1 {
-                for partner in topology.partners[union] { pairsByLayer[layering.layerOfMember[from]].append((slot[partner], slot[child])) }
-            }
+            let partners = topology.partners[union]
+            let upper = partners.count == 2 ? slot[partners[0]] + slot[partners[1]] : 2 * slot[partners[0]]
+            let layer = partners.map { layerOf[$0] }.max()!
+            for child in children where layerOf[child] == layer + 1 { lines[layer].append((upper, slot[child])) }
         }
-        for pairs in pairsByLayer where pairs.count > 1 {
-            total += CrossingCounter.crossings(pairs)
+        for link in topology.crossLinks where layerOf[link.child] == layerOf[link.parent] + 1 {
+            lines[layerOf[link.parent]].append((2 * slot[link.parent], slot[link.child]))
         }
-        return total
-    }
-}
-
-/// A binary min-heap of integers.
-struct MinHeap {
-    private var items: [Int] = []
-
-    mutating func insert(_ value: Int) {
-        items.append(value)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard items[child] < items[parent] else { break }
-            items.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func popMin() -> Int? {
-        guard let first = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < items.count, items[left] < items[smallest] { smallest = left }
-                if right < items.count, items[right] < items[smallest] { smallest = right }
-                guard smallest != parent else { break }
-                items.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return first
+        return lines.reduce(0) { $0 + CrossingCounter.crossings($1) }
     }
 }

@@ -28,7 +28,7 @@ public struct LayeredLayout: LayoutEngine {
 
         public init(
             direction: LayoutDirection = .topDown, generationSpacing: Double = 64, partnerSpacing: Double = 24,
-            unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 4, balancingPasses: Int = 8,
+            unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 12, balancingPasses: Int = 8,
             boxSize: @escaping @Sendable (Member) -> Size = { _ in Size(width: 150, height: 48) }
         ) {
             self.direction = direction

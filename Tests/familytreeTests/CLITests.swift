@@ -133,3 +133,33 @@ struct Scratch {
         #expect(try scratch.read("g.dot").hasPrefix("digraph family"))
     }
 }
+
+@Suite struct StatsCommandTests {
+    @Test func statsMeasuresOursAndDotTheSameWay() throws {
+        let scratch = try Scratch()
+        let graph = try FamilyGraph(json: Array(try scratch.read("tree.json").utf8))
+        let ours = try Self.metrics(scratch, "familytree")
+        let dot = try Self.metrics(scratch, "dot")
+        for metrics in [ours, dot] {
+            #expect(metrics["members"]?.doubleValue == Double(graph.members.count))
+            #expect(metrics["overlaps"]?.doubleValue == 0)
+        }
+        #expect(ours["coupleAdjacencyPercent"]?.doubleValue == 100)
+        #expect(ours["birthOrderPercent"]?.doubleValue == 100)
+        #expect(scratch.run("stats", scratch.path("tree.json").path, "--format", "yaml") == 2)
+    }
+
+    static func metrics(_ scratch: Scratch, _ engine: String) throws -> JSONValue {
+        let name = "stats-\(engine).json"
+        let process = Process()
+        process.executableURL = ProcessTests.binary
+        process.arguments = ["stats", scratch.path("tree.json").path, "--engine", engine, "--format", "json"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(name)")
+        return try JSONParser.parse(Array(data)).root
+    }
+}

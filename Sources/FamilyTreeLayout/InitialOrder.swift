@@ -1,0 +1,160 @@
+import FamilyTree
+
+/// The first order of every layer: depth-first along family lines, children in sibling order,
+/// with the founders' trees arranged so that trees joined by marriages and cross-bloodline links
+/// stand next to each other, on the sides where the links are.
+extension Arrangement {
+    func initialOrder() -> [[Int]] {
+        let topology = graph.topology
+        let roots = unitMembers.indices.filter { unit in unitMembers[unit].allSatisfy { topology.primaryParentUnion[$0] == -1 } }
+        // Which tree reaches a married-in-tree couple first depends on the order, so arrange again
+        // from each result while that helps; keep the order that really crosses least.
+        var current = depthFirst(from: roots)
+        var best = (layers: current.layers, crossings: crossings(of: current.layers))
+        for _ in 0..<3 {
+            current = depthFirst(from: arrangedRoots(current))
+            let count = crossings(of: current.layers)
+            guard count < best.crossings else { break }
+            best = (current.layers, count)
+        }
+        return best.layers
+    }
+
+    struct DepthFirstOrder {
+        var layers: [[Int]]
+        /// The root each unit was reached from, and its position in that root's tree (preorder).
+        var rootOfUnit: [Int]
+        var preorder: [Int]
+        var treeSize: [Int: Int]
+        var roots: [Int]
+    }
+
+    /// Preorder from each root in turn, then from any unit not reached yet.
+    func depthFirst(from roots: [Int]) -> DepthFirstOrder {
+        let topology = graph.topology
+        var layers = Array(repeating: [Int](), count: layering.layerCount)
+        var visited = Array(repeating: false, count: unitMembers.count)
+        var rootOfUnit = Array(repeating: -1, count: unitMembers.count)
+        var preorder = Array(repeating: 0, count: unitMembers.count)
+        var treeSize: [Int: Int] = [:]
+        var startedFrom: [Int] = []
+        func visit(_ root: Int) {
+            startedFrom.append(root)
+            var stack = [root]
+            var count = 0
+            while let unit = stack.popLast() {
+                guard !visited[unit] else { continue }
+                visited[unit] = true
+                rootOfUnit[unit] = root
+                preorder[unit] = count
+                count += 1
+                layers[unitLayer[unit]].append(unit)
+                var childUnits: [Int] = []
+                for member in unitMembers[unit] {
+                    for union in topology.unionsOfMember[member] {
+                        for child in topology.children[union] where topology.primaryParentUnion[child] == union {
+                            let childUnit = unitOfMember[child]
+                            if !visited[childUnit] { childUnits.append(childUnit) }
+                        }
+                    }
+                }
+                stack += childUnits.reversed()
+            }
+            treeSize[root] = count
+        }
+        for root in roots where !visited[root] { visit(root) }
+        for unit in unitMembers.indices where !visited[unit] { visit(unit) }
+        return DepthFirstOrder(layers: layers, rootOfUnit: rootOfUnit, preorder: preorder, treeSize: treeSize, roots: startedFrom)
+    }
+
+    /// A link between two trees, seen from one of them: the layer it is measured at, this end's
+    /// relative position in its tree on its own layer (0 left edge, 1 right edge), and the other end's.
+    private struct TreeLink {
+        var layer: Int
+        var position: Double
+        var otherTree: Int
+        var otherPosition: Double
+    }
+
+    /// Orders the trees by greedy insertion: widest first, each placed where its links to the trees
+    /// already placed pass over the fewest members, counted on the layer of the link's lower end.
+    func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
+        let topology = graph.topology
+        let layerCount = order.layers.count
+        // Each tree's width on each layer, and each unit's relative place in its tree's run on its layer.
+        var width: [Int: [Double]] = [:]
+        var relative = Array(repeating: 0.5, count: unitMembers.count)
+        for (layer, units) in order.layers.enumerated() {
+            var start = 0
+            while start < units.count {
+                let tree = order.rootOfUnit[units[start]]
+                var end = start
+                while end < units.count, order.rootOfUnit[units[end]] == tree { end += 1 }
+                var run = 0.0
+                for unit in units[start..<end] { run += Double(unitMembers[unit].count) }
+                width[tree, default: Array(repeating: 0, count: layerCount)][layer] += run
+                for (index, unit) in units[start..<end].enumerated() where end - start > 1 {
+                    relative[unit] = Double(index) / Double(end - start - 1)
+                }
+                start = end
+            }
+        }
+        var linksOfTree: [Int: [TreeLink]] = [:]
+        func link(_ first: Int, _ second: Int) {
+            let (a, b) = (order.rootOfUnit[first], order.rootOfUnit[second])
+            guard a != b else { return }
+            let layer = max(unitLayer[first], unitLayer[second])
+            linksOfTree[a, default: []].append(TreeLink(layer: layer, position: relative[first], otherTree: b, otherPosition: relative[second]))
+            linksOfTree[b, default: []].append(TreeLink(layer: layer, position: relative[second], otherTree: a, otherPosition: relative[first]))
+        }
+        for member in graph.members.indices {
+            for union in topology.parentUnions[member] {
+                link(unitOfMember[member], unitOfMember[topology.partners[union][0]])
+            }
+        }
+        for crossLink in topology.crossLinks { link(unitOfMember[crossLink.child], unitOfMember[crossLink.parent]) }
+        guard !linksOfTree.isEmpty else { return order.roots }
+
+        let total = { (tree: Int) in width[tree]!.reduce(0, +) }
+        let bySize = order.roots.enumerated().sorted { (total($0.element), -$0.offset) > (total($1.element), -$1.offset) }.map(\.element)
+        var placed: [Int] = []
+        var unlinked = Set<Int>()
+        for tree in bySize {
+            guard let links = linksOfTree[tree], !placed.isEmpty else {
+                if linksOfTree[tree] == nil { unlinked.insert(tree) } else { placed.append(tree) }
+                continue
+            }
+            var slotOf: [Int: Int] = [:]
+            for (index, other) in placed.enumerated() { slotOf[other] = index }
+            // Prefix sums of placed widths on each layer a link of this tree is measured at.
+            var prefix: [Int: [Double]] = [:]
+            for link in links where prefix[link.layer] == nil {
+                var sums = [0.0]
+                for other in placed { sums.append(sums.last! + width[other]![link.layer]) }
+                prefix[link.layer] = sums
+            }
+            var bestSlot = placed.count
+            var bestCost = Double.infinity
+            for slot in 0...placed.count {
+                var cost = 0.0
+                for link in links {
+                    guard let otherSlot = slotOf[link.otherTree] else { continue }
+                    let sums = prefix[link.layer]!
+                    let own = width[tree]![link.layer]
+                    let other = width[link.otherTree]![link.layer]
+                    if otherSlot < slot {
+                        cost += link.position * own + (1 - link.otherPosition) * other + sums[slot] - sums[otherSlot + 1]
+                    } else {
+                        cost += (1 - link.position) * own + link.otherPosition * other + sums[otherSlot] - sums[slot]
+                    }
+                }
+                if cost < bestCost {
+                    bestCost = cost
+                    bestSlot = slot
+                }
+            }
+            placed.insert(tree, at: bestSlot)
+        }
+        return placed + order.roots.filter(unlinked.contains)
+    }
+}

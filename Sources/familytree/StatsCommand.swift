@@ -1,0 +1,111 @@
+import ArgumentParser
+import FamilyTree
+import FamilyTreeLayout
+import FamilyTreeRender
+import Foundation
+
+/// Which engine `stats` measures.
+enum StatsEngine: String, ExpressibleByArgument, CaseIterable {
+    case familytree
+    /// Graphviz `dot` on our structure DOT (the `dot` program must be installed).
+    case dot
+}
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print layout-quality metrics of a tree's layout.",
+        discussion: """
+        Crossings between adjacent layers (exact, by inversion counting), total edge length, width and
+        height, couple adjacency, birth order, overlaps, long edges; measured as ../shared/tools/evaluate.py
+        measures the peers. --engine dot runs Graphviz dot on the same graph for a side-by-side look.
+
+        Examples:
+          familytree stats tree.json
+          familytree stats tree.json --engine dot --format json
+        """
+    )
+
+    @Argument(help: "The tree file, or - for standard input.")
+    var tree: String
+
+    @Option(help: "familytree (ours) or dot (Graphviz).")
+    var engine: StatsEngine = .familytree
+
+    @Option(help: "text or json.")
+    var format: String = "text"
+
+    func validate() throws {
+        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+    }
+
+    func run() throws {
+        let graph = try TreeFiles.loadGraph(tree)
+        let labeler = Labeler()
+        let metrics: LayoutMetrics
+        switch engine {
+        case .familytree:
+            metrics = LayoutMetrics.measure(LayeredLayout(labeler: labeler).place(graph), of: graph)
+        case .dot:
+            let plain = try ExternalTool.run("dot", ["-Tplain"], input: DOTWriter(labeler: labeler).structure(graph))
+            metrics = LayoutMetrics.measure(try GraphvizPlainReader.drawing(fromPlain: plain, of: graph), of: graph)
+        }
+        Console.output(format == "json" ? JSONWriter.string(from: metrics.jsonValue) : metrics.table)
+    }
+}
+
+extension LayoutMetrics {
+    var fields: [(String, String)] {
+        [("members", "\(members)"), ("layers", "\(layers)"), ("crossings", "\(crossings)"),
+         ("total edge length", String(Int(totalEdgeLength.rounded()))), ("width x height", "\(Int(width.rounded())) x \(Int(height.rounded()))"),
+         ("couples adjacent", Self.percent(coupleAdjacencyPercent)), ("siblings in birth order", Self.percent(birthOrderPercent)),
+         ("overlaps", "\(overlaps)"), ("long edges", "\(longEdges)")]
+    }
+
+    var table: String { fields.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0))\($0.1)\n" }.joined() }
+
+    var jsonValue: JSONValue {
+        .object(["members": .number("\(members)"), "layers": .number("\(layers)"), "crossings": .number("\(crossings)"),
+                 "totalEdgeLength": .number("\(Int(totalEdgeLength.rounded()))"), "width": .number("\(Int(width.rounded()))"),
+                 "height": .number("\(Int(height.rounded()))"), "coupleAdjacencyPercent": .number(Self.percent(coupleAdjacencyPercent).dropLast().description),
+                 "birthOrderPercent": .number(Self.percent(birthOrderPercent).dropLast().description), "overlaps": .number("\(overlaps)"),
+                 "longEdges": .number("\(longEdges)")])
+    }
+
+    static func percent(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
+    }
+}
+
+/// Runs another program, feeding `input` and returning its standard output.
+enum ExternalTool {
+    static func run(_ tool: String, _ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do {
+            try process.run()
+        } catch {
+            throw CLIError.fileAccess(path: tool, reason: "cannot be run (\(error.localizedDescription))")
+        }
+        // Write on another thread so a large input cannot deadlock against a full output pipe.
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError.fileAccess(path: tool, reason: "failed with status \(process.terminationStatus): \(errors.prefix(500))")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -24,6 +24,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "familytree-benchmark",
+            dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"],
+            path: "Benchmarks/LayoutBenchmark"
+        ),
         .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"]),

@@ -20,6 +20,11 @@ struct Arrangement {
     let mustPrecede: [[Int]]
     /// The number of members in each layer.
     let layerSizes: [Int]
+    /// Scratch: each unit's position in its layer while that layer is reordered.
+    private var rankInLayer: [Int]
+    /// Cross-bloodline parents and children of each member.
+    let crossParents: [[Int]]
+    let crossChildren: [[Int]]
 
     init(graph: FamilyGraph, layering: Layering) {
         self.graph = graph
@@ -41,9 +46,18 @@ struct Arrangement {
             }
         }
         mustPrecede = precede
+        rankInLayer = Array(repeating: 0, count: unitMembers.count)
         var sizes = Array(repeating: 0, count: layering.layerCount)
         for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
         layerSizes = sizes
+        var parentsByLink = Array(repeating: [Int](), count: memberCount)
+        var childrenByLink = Array(repeating: [Int](), count: memberCount)
+        for link in topology.crossLinks {
+            parentsByLink[link.child].append(link.parent)
+            childrenByLink[link.parent].append(link.child)
+        }
+        crossParents = parentsByLink
+        crossChildren = childrenByLink
         layers = Array(repeating: [], count: layering.layerCount)
         slot = Array(repeating: 0, count: memberCount)
         layers = initialOrder()
@@ -119,7 +133,7 @@ struct Arrangement {
                 } else {
                     for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
                 }
-                transpose(passes: 4)
+                if !towardParents { transpose(passes: 4) }
                 let crossings = countCrossings()
                 if crossings < best.crossings {
                     best = (layers, unitMembers, crossings)
@@ -143,8 +157,9 @@ struct Arrangement {
     /// Sorts a layer's units by the mean position of their parents (or children), within sibling order.
     private mutating func reorder(layer: Int, towardParents: Bool) {
         let topology = graph.topology
-        var key: [Int: Double] = [:]
-        for unit in layers[layer] {
+        let units = layers[layer]
+        var key = Array(repeating: Double.nan, count: units.count)
+        for (index, unit) in units.enumerated() {
             var sum = 0.0
             var count = 0
             var orientation = 0.0
@@ -170,9 +185,9 @@ struct Arrangement {
             }
             // Turn a couple round when each partner's family stands on the other side.
             if orientation < 0 { unitMembers[unit].reverse() }
-            if count > 0 { key[unit] = sum / Double(count) }
+            if count > 0 { key[index] = sum / Double(count) }
         }
-        layers[layer] = orderedByKeys(layers[layer], key: key)
+        layers[layer] = orderedByKeys(units, key: key, layer: layer)
         enforceConstraints(layer: layer)
         var position = 0
         for unit in layers[layer] {
@@ -183,24 +198,23 @@ struct Arrangement {
         }
     }
 
-    /// Sorts units by key without tearing families apart.
+    /// Sorts units by key (`nan` for none; indexed like `units`) without tearing families apart.
     ///
     /// Units without a key take the key of the keyed unit before them (they keep their place among
     /// the keyed ones). Then, for each sibling group, keys are made non-decreasing in sibling order by
     /// isotonic regression (pooling adjacent violators), so one sibling pulled far away moves its
     /// group a little instead of dragging its younger siblings across the layer.
-    private func orderedByKeys(_ units: [Int], key: [Int: Double]) -> [Int] {
-        guard !key.isEmpty else { return units }
-        var filled: [Int: Double] = [:]
-        var previous = units.lazy.compactMap { key[$0] }.first!
-        for unit in units {
-            if let value = key[unit] { previous = value }
-            filled[unit] = previous
+    private func orderedByKeys(_ units: [Int], key: [Double], layer: Int) -> [Int] {
+        guard let firstKey = key.first(where: { !$0.isNaN }) else { return units }
+        var filled = key
+        var previous = firstKey
+        for index in filled.indices {
+            if filled[index].isNaN { filled[index] = previous } else { previous = filled[index] }
         }
-        for group in siblingGroups(in: units) where group.count > 1 {
+        for group in siblingGroups(in: units, layer: layer) where group.count > 1 {
             var blocks: [(mean: Double, count: Int)] = []
-            for unit in group {
-                var block = (mean: filled[unit]!, count: 1)
+            for index in group {
+                var block = (mean: filled[index], count: 1)
                 while let last = blocks.last, last.mean > block.mean {
                     blocks.removeLast()
                     let count = last.count + block.count
@@ -208,40 +222,42 @@ struct Arrangement {
                 }
                 blocks.append(block)
             }
-            var index = 0
+            var position = 0
             for block in blocks {
                 for _ in 0..<block.count {
-                    filled[group[index]] = block.mean
-                    index += 1
+                    filled[group[position]] = block.mean
+                    position += 1
                 }
             }
         }
-        var position: [Int: Int] = [:]
-        for (index, unit) in units.enumerated() { position[unit] = index }
-        return units.sorted { filled[$0]! != filled[$1]! ? filled[$0]! < filled[$1]! : position[$0]! < position[$1]! }
+        let order = units.indices.sorted { filled[$0] != filled[$1] ? filled[$0] < filled[$1] : $0 < $1 }
+        return order.map { units[$0] }
     }
 
-    /// The units of one layer grouped by the union their members are children of, in sibling order.
-    private func siblingGroups(in units: [Int]) -> [[Int]] {
+    /// The units of one layer grouped by the union their members are children of, in sibling order,
+    /// as indices into `units`.
+    private func siblingGroups(in units: [Int], layer: Int) -> [[Int]] {
         let topology = graph.topology
-        var groups: [Int: [Int]] = [:]
-        var order: [Int] = []
-        var inLayer = Set(units)
+        var indexOfUnit: [Int: Int] = [:]
+        indexOfUnit.reserveCapacity(units.count)
+        for (index, unit) in units.enumerated() { indexOfUnit[unit] = index }
+        var groups: [[Int]] = []
         for unit in units {
             for member in unitMembers[unit] {
                 let union = topology.primaryParentUnion[member]
-                guard union >= 0, groups[union] == nil else { continue }
+                guard union >= 0 else { continue }
+                // Each group is built once: from its eldest member drawn in this layer.
+                let inLayer = topology.children[union].lazy.filter { topology.primaryParentUnion[$0] == union && self.unitLayer[self.unitOfMember[$0]] == layer }
+                guard inLayer.first == member else { continue }
                 var group: [Int] = []
-                for child in topology.children[union] where topology.primaryParentUnion[child] == union {
-                    let childUnit = unitOfMember[child]
-                    if inLayer.contains(childUnit), group.last != childUnit, !group.contains(childUnit) { group.append(childUnit) }
+                for child in inLayer {
+                    let index = indexOfUnit[unitOfMember[child]]!
+                    if !group.contains(index) { group.append(index) }
                 }
-                groups[union] = group
-                order.append(union)
+                groups.append(group)
             }
         }
-        inLayer.removeAll()
-        return order.map { groups[$0]! }
+        return groups
     }
 
     /// Reorders a layer minimally so every sibling-order constraint holds: a topological sort that
@@ -250,15 +266,19 @@ struct Arrangement {
     private mutating func enforceConstraints(layer: Int) {
         let units = layers[layer]
         guard units.count > 1 else { return }
-        var rank: [Int: Int] = [:]
-        for (position, unit) in units.enumerated() { rank[unit] = position }
-        var waiting = [Int: Int]()
+        // Constraints only join units of one layer, so positions in this layer index everything.
+        for (position, unit) in units.enumerated() { rankInLayer[unit] = position }
+        var waiting = Array(repeating: 0, count: units.count)
+        var constrained = false
         for unit in units {
-            for later in mustPrecede[unit] where rank[later] != nil { waiting[later, default: 0] += 1 }
+            for later in mustPrecede[unit] {
+                waiting[rankInLayer[later]] += 1
+                constrained = true
+            }
         }
-        guard !waiting.isEmpty else { return }
+        guard constrained else { return }
         var ready = MinHeap()
-        for (position, unit) in units.enumerated() where waiting[unit] == nil { ready.insert(position) }
+        for position in units.indices where waiting[position] == 0 { ready.insert(position) }
         var placed = Array(repeating: false, count: units.count)
         var result: [Int] = []
         result.reserveCapacity(units.count)
@@ -276,9 +296,10 @@ struct Arrangement {
             let unit = units[position]
             result.append(unit)
             for later in mustPrecede[unit] {
-                guard let laterRank = rank[later], !placed[laterRank], let count = waiting[later] else { continue }
-                waiting[later] = count - 1
-                if count == 1 { ready.insert(laterRank) }
+                let laterRank = rankInLayer[later]
+                guard !placed[laterRank] else { continue }
+                waiting[laterRank] -= 1
+                if waiting[laterRank] == 0 { ready.insert(laterRank) }
             }
         }
         layers[layer] = result

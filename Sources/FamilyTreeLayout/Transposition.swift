@@ -30,9 +30,9 @@ extension Arrangement {
                 for child in topology.children[union] where layerOf[child] == layer + 1 { lower.append(slot[child]) }
             }
         }
-        for link in topology.crossLinks {
-            if unitOfMember[link.child] == unit, layerOf[link.parent] == layer - 1 { upper.append(2 * slot[link.parent]) }
-            if unitOfMember[link.parent] == unit, layerOf[link.child] == layer + 1 { lower.append(slot[link.child]) }
+        for member in unitMembers[unit] {
+            for parent in crossParents[member] where layerOf[parent] == layer - 1 { upper.append(2 * slot[parent]) }
+            for child in crossChildren[member] where layerOf[child] == layer + 1 { lower.append(slot[child]) }
         }
         return (upper.sorted(), lower.sorted())
     }
@@ -50,8 +50,8 @@ extension Arrangement {
 
     private mutating func transposeLayer(_ layer: Int) -> Bool {
         var units = layers[layer]
-        var positions: [Int: (upper: [Int], lower: [Int])] = [:]
-        for unit in units { positions[unit] = neighbourPositions(unit, layer: layer) }
+        // Neighbour positions move with their unit when two units swap.
+        var positions = units.map { neighbourPositions($0, layer: layer) }
         var improvedAny = false
         var improved = true
         var rounds = 0
@@ -61,11 +61,12 @@ extension Arrangement {
             for index in 0..<(units.count - 1) {
                 let (left, right) = (units[index], units[index + 1])
                 guard !mustPrecede[left].contains(right) else { continue }
-                let (a, b) = (positions[left]!, positions[right]!)
+                let (a, b) = (positions[index], positions[index + 1])
                 let now = Arrangement.inversions(a.upper, b.upper) + Arrangement.inversions(a.lower, b.lower)
                 let swapped = Arrangement.inversions(b.upper, a.upper) + Arrangement.inversions(b.lower, a.lower)
                 if swapped < now {
                     units.swapAt(index, index + 1)
+                    positions.swapAt(index, index + 1)
                     improved = true
                     improvedAny = true
                 }

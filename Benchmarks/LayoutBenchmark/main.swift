@@ -1,0 +1,160 @@
+// The layout benchmark: familytree's layout and SVG against Graphviz dot on the same generated trees.
+//
+//   swift run -c release familytree-benchmark                      # the README's table
+//   swift run -c release familytree-benchmark --sizes 1000,5000 --dot-max-members 5000
+//
+// Each size runs in a fresh child process (so its peak memory is its own): it generates the tree
+// (not timed), then times layout + SVG in process. dot gets the same graph as structure DOT, runs
+// as a child process with a time limit, and its -Tplain positions are measured with the same
+// metrics (LayoutMetrics, as ../shared/tools/evaluate.py measures the peers).
+import FamilyTree
+import FamilyTreeLayout
+import FamilyTreeRender
+import Foundation
+
+struct Options {
+    var sizes = [1_000, 5_000, 10_000, 100_000, 1_000_000]
+    var seed: UInt64 = 1
+    var dotMaxMembers = 10_000
+    var dotTimeLimit = 120.0
+    var repeats = 3
+    var measureOnly: Int?
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--sizes": sizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+            case "--seed": seed = UInt64(iterator.next() ?? "") ?? seed
+            case "--dot-max-members": dotMaxMembers = Int(iterator.next() ?? "") ?? dotMaxMembers
+            case "--dot-time-limit": dotTimeLimit = Double(iterator.next() ?? "") ?? dotTimeLimit
+            case "--repeats": repeats = max(1, Int(iterator.next() ?? "") ?? repeats)
+            case "--measure": measureOnly = Int(iterator.next() ?? "")
+            default:
+                FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+                exit(2)
+            }
+        }
+    }
+}
+
+/// Seconds of wall-clock time.
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func peakMemoryKB() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss
+}
+
+/// Child mode: lay out and render one size, print one line of JSON.
+func measure(members: Int, options: Options) {
+    let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: options.seed).generate())
+    let labeler = Labeler()
+    var best = (layout: Double.infinity, svg: Double.infinity)
+    var layout: Layout?
+    var bytes = 0
+    let repeats = members >= 100_000 ? 1 : options.repeats
+    for _ in 0..<repeats {
+        let start = now()
+        let placed = LayeredLayout(labeler: labeler).place(graph)
+        let middle = now()
+        let svg = SVGRenderer(labeler: labeler).render(placed, of: graph)
+        let end = now()
+        bytes = svg.utf8.count
+        best = (min(best.layout, middle - start), min(best.svg, end - middle))
+        layout = placed
+    }
+    let peak = peakMemoryKB()
+    let metrics = LayoutMetrics.measure(layout!, of: graph)
+    print("{\"members\": \(members), \"layout\": \(best.layout), \"svg\": \(best.svg), \"peakKB\": \(peak), \"svgBytes\": \(bytes), \"crossings\": \(metrics.crossings), \"couples\": \(metrics.coupleAdjacencyPercent), \"birthOrder\": \(metrics.birthOrderPercent), \"overlaps\": \(metrics.overlaps)}")
+}
+
+/// Runs a program with a time limit; returns its output, wall time and peak memory, or nil on timeout.
+func runLimited(_ path: String, _ arguments: [String], input: String?, limit: Double) -> (output: String, seconds: Double, peakKB: Int)? {
+    let inputFile = NSTemporaryDirectory() + "familytree-bench-\(getpid()).in"
+    let outputFile = NSTemporaryDirectory() + "familytree-bench-\(getpid()).out"
+    defer { unlink(inputFile); unlink(outputFile) }
+    _ = FileManager.default.createFile(atPath: inputFile, contents: Data((input ?? "").utf8))
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 0, inputFile, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = now()
+    guard posix_spawnp(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
+    posix_spawn_file_actions_destroy(&actions)
+    var status: Int32 = 0
+    var usage = rusage()
+    while true {
+        let result = wait4(pid, &status, WNOHANG, &usage)
+        if result == pid { break }
+        if now() - start > limit {
+            kill(pid, SIGKILL)
+            _ = wait4(pid, &status, 0, &usage)
+            return nil
+        }
+        usleep(5_000)
+    }
+    let seconds = now() - start
+    let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+    return (output, seconds, usage.ru_maxrss)
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    seconds < 10 ? String(format: "%.3f s", seconds) : String(format: "%.1f s", seconds)
+}
+
+func formatMemory(_ kilobytes: Int) -> String {
+    kilobytes < 1024 * 10 ? "\(kilobytes) KB" : "\(kilobytes / 1024) MB"
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+if let members = options.measureOnly {
+    measure(members: members, options: options)
+    exit(0)
+}
+
+let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot"].first { FileManager.default.isExecutableFile(atPath: $0) }
+print("familytree layout benchmark: seed \(options.seed), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("familytree: layout + SVG in process, best of \(options.repeats) below 100k members; peak memory of the whole process (tree generation included)")
+print("dot: \(dotPath.map { "\($0) -Tplain on the structure DOT, limit \(Int(options.dotTimeLimit)) s, up to \(options.dotMaxMembers) members" } ?? "not installed")")
+print("")
+print("| members | familytree time | familytree peak memory | familytree crossings | dot time | dot peak memory | dot crossings | crossings ratio | dot couples adjacent | dot birth order |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+var times: [(members: Int, seconds: Double)] = []
+for members in options.sizes {
+    guard let child = runLimited(CommandLine.arguments[0], ["--measure", "\(members)", "--seed", "\(options.seed)", "--repeats", "\(options.repeats)"], input: nil, limit: 600),
+          let ours = try? JSONParser.parse(child.output).root else {
+        print("| \(members) | failed | | | | | | | | |")
+        continue
+    }
+    let seconds = (ours["layout"]?.doubleValue ?? 0) + (ours["svg"]?.doubleValue ?? 0)
+    times.append((members, seconds))
+    let ourCrossings = Int(ours["crossings"]?.doubleValue ?? -1)
+    var dotColumns = "| not run | | | | | "
+    if let dotPath, members <= options.dotMaxMembers {
+        let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: options.seed).generate())
+        if let run = runLimited(dotPath, ["-Tplain"], input: DOTWriter().structure(graph), limit: options.dotTimeLimit),
+           let drawing = try? GraphvizPlainReader.drawing(fromPlain: run.output, of: graph) {
+            let metrics = LayoutMetrics.measure(drawing, of: graph)
+            let ratio = metrics.crossings > 0 ? String(format: "%.2f", Double(ourCrossings) / Double(metrics.crossings)) : "-"
+            dotColumns = "| \(formatSeconds(run.seconds)) | \(formatMemory(run.peakKB)) | \(metrics.crossings) | \(ratio) | \(String(format: "%.1f%%", metrics.coupleAdjacencyPercent)) | \(String(format: "%.1f%%", metrics.birthOrderPercent)) "
+        } else {
+            dotColumns = "| > \(Int(options.dotTimeLimit)) s | | | | | "
+        }
+    }
+    print("| \(members) | \(formatSeconds(seconds)) | \(formatMemory(Int(ours["peakKB"]?.doubleValue ?? 0))) | \(ourCrossings) \(dotColumns)|")
+}
+if let first = times.first, let last = times.last, last.members > first.members, first.seconds > 0 {
+    let exponent = log(last.seconds / first.seconds) / log(Double(last.members) / Double(first.members))
+    print("")
+    print(String(format: "familytree time grows as members^%.2f from %d to %d members.", exponent, first.members, last.members))
+}
+print("familytree keeps every couple adjacent and every sibling group in birth order (hard constraints).")

@@ -7,63 +7,67 @@ import FamilyTree
 /// of each union keep their sibling order as a hard constraint in every reordering.
 struct Arrangement {
     let graph: FamilyGraph
+    let compact: CompactGraph
     let layering: Layering
-    /// Members of each unit, left to right.
-    var unitMembers: [[Int]]
+    /// Members of each unit, left to right: unit `u` is `unitMemberList[unitStart[u]..<unitStart[u + 1]]`.
+    let unitStart: [Int]
+    var unitMemberList: [Int]
     let unitLayer: [Int]
     let unitOfMember: [Int]
     /// Units of each layer, left to right.
     var layers: [[Int]]
     /// Each member's position among the members of its layer.
     var slot: [Int]
-    /// "Unit a must stand left of unit b" pairs from sibling order, by the earlier unit.
-    let mustPrecede: [[Int]]
+    /// For each unit, the units that must stand to its right (sibling order), all in its layer.
+    let mustPrecede: CompactGraph.Rows
     /// The number of members in each layer.
     let layerSizes: [Int]
     /// Scratch: each unit's position in its layer while that layer is reordered.
-    private var rankInLayer: [Int]
-    /// Cross-bloodline parents and children of each member.
-    let crossParents: [[Int]]
-    let crossChildren: [[Int]]
+    var rankInLayer: [Int]
 
-    init(graph: FamilyGraph, layering: Layering) {
+    init(graph: FamilyGraph, compact: CompactGraph, layering: Layering) {
         self.graph = graph
+        self.compact = compact
         self.layering = layering
-        let topology = graph.topology
         let memberCount = graph.members.count
+        let unitCount = (layering.componentOfMember.max() ?? -1) + 1
         // Units are components; their members are ordered along the partnerships.
-        var membersOfComponent = Array(repeating: [Int](), count: memberCount == 0 ? 0 : (layering.componentOfMember.max() ?? -1) + 1)
+        var membersOfComponent = Array(repeating: [Int](), count: unitCount)
         for member in 0..<memberCount { membersOfComponent[layering.componentOfMember[member]].append(member) }
-        unitMembers = membersOfComponent.map { Arrangement.linearOrder(of: $0, graph: graph, layering: layering) }
+        let rows = CompactGraph.Rows(membersOfComponent.map { Arrangement.linearOrder(of: $0, graph: graph, layering: layering) })
+        unitStart = rows.start
+        unitMemberList = rows.items
         unitOfMember = layering.componentOfMember
-        unitLayer = unitMembers.map { layering.layerOfMember[$0[0]] }
+        unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
 
-        var precede = Array(repeating: [Int](), count: unitMembers.count)
-        for children in topology.children {
-            for (older, younger) in zip(children, children.dropFirst()) {
-                let (first, second) = (layering.componentOfMember[older], layering.componentOfMember[younger])
+        var precede = Array(repeating: [Int](), count: unitCount)
+        for union in 0..<compact.unionCount {
+            let range = compact.children.range(union)
+            for index in range.dropLast() {
+                let (first, second) = (unitOfMember[compact.children.items[index]], unitOfMember[compact.children.items[index + 1]])
                 if first != second, unitLayer[first] == unitLayer[second] { precede[first].append(second) }
             }
         }
-        mustPrecede = precede
-        rankInLayer = Array(repeating: 0, count: unitMembers.count)
+        mustPrecede = CompactGraph.Rows(precede)
+        rankInLayer = Array(repeating: 0, count: unitCount)
         var sizes = Array(repeating: 0, count: layering.layerCount)
         for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
         layerSizes = sizes
-        var parentsByLink = Array(repeating: [Int](), count: memberCount)
-        var childrenByLink = Array(repeating: [Int](), count: memberCount)
-        for link in topology.crossLinks {
-            parentsByLink[link.child].append(link.parent)
-            childrenByLink[link.parent].append(link.child)
-        }
-        crossParents = parentsByLink
-        crossChildren = childrenByLink
         layers = Array(repeating: [], count: layering.layerCount)
         slot = Array(repeating: 0, count: memberCount)
         layers = initialOrder()
         for layer in layers.indices { enforceConstraints(layer: layer) }
         updateSlots()
     }
+
+    var unitCount: Int { unitStart.count - 1 }
+
+    @inline(__always) func unitRange(_ unit: Int) -> Range<Int> { unitStart[unit]..<unitStart[unit + 1] }
+    @inline(__always) func firstMember(_ unit: Int) -> Int { unitMemberList[unitStart[unit]] }
+    @inline(__always) func lastMember(_ unit: Int) -> Int { unitMemberList[unitStart[unit + 1] - 1] }
+
+    /// Members of `unit`, left to right (allocates: not for hot loops).
+    func members(of unit: Int) -> [Int] { Array(unitMemberList[unitRange(unit)]) }
 
     /// Members of one component ordered so partners are neighbours: along the chain of partnerships
     /// from one end; a person with three or more partners has the first on one side and the rest on the other.
@@ -95,35 +99,32 @@ struct Arrangement {
     }
 
     mutating func updateSlots() {
-        for layer in layers {
-            var position = 0
-            for unit in layer {
-                for member in unitMembers[unit] {
-                    slot[member] = position
-                    position += 1
-                }
+        for layer in layers.indices { updateSlots(layer: layer) }
+    }
+
+    mutating func updateSlots(layer: Int) {
+        var position = 0
+        for unit in layers[layer] {
+            for index in unitRange(unit) {
+                slot[unitMemberList[index]] = position
+                position += 1
             }
         }
     }
 
-    /// The position of a union: the mean position of its partners.
-    func unionPosition(_ union: Int) -> Double {
-        let partners = graph.topology.partners[union]
-        return Double(partners.reduce(0) { $0 + slot[$1] }) / Double(partners.count)
-    }
-
-    func unitCentre(_ unit: Int) -> Double {
-        let members = unitMembers[unit]
-        return Double(slot[members[0]] + slot[members[members.count - 1]]) / 2
+    /// A union's position doubled (the sum of its partners' slots), so it stays a whole number.
+    @inline(__always) func doubledUnionPosition(_ union: Int, slot: [Int]) -> Int {
+        let second = compact.secondPartner[union]
+        return second >= 0 ? slot[compact.firstPartner[union]] + slot[second] : 2 * slot[compact.firstPartner[union]]
     }
 
     // MARK: Crossing reduction
 
-    /// Alternating barycenter sweeps over units, each followed by transposition, keeping the order
-    /// with the fewest crossings seen after any half-sweep.
+    /// Alternating barycenter sweeps over units, each round followed by transposition, keeping the
+    /// order with the fewest crossings seen after any half-sweep.
     mutating func reduceCrossings(sweeps: Int) {
         guard layers.count > 1 else { return }
-        var best = (layers: layers, units: unitMembers, crossings: countCrossings())
+        var best = (layers: layers, units: unitMemberList, crossings: countCrossings())
         var roundsWithoutGain = 0
         for _ in 0..<sweeps {
             var gained = false
@@ -132,11 +133,11 @@ struct Arrangement {
                     for layer in 1..<layers.count { reorder(layer: layer, towardParents: true) }
                 } else {
                     for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
+                    transpose(passes: 4)
                 }
-                if !towardParents { transpose(passes: 4) }
                 let crossings = countCrossings()
                 if crossings < best.crossings {
-                    best = (layers, unitMembers, crossings)
+                    best = (layers, unitMemberList, crossings)
                     gained = true
                 }
             }
@@ -144,39 +145,43 @@ struct Arrangement {
             if roundsWithoutGain == 2 { break }
         }
         layers = best.layers
-        unitMembers = best.units
+        unitMemberList = best.units
         updateSlots()
     }
 
     /// A member's position within its layer scaled to 0...1, so layers of different sizes compare.
-    private func relativePosition(_ member: Int) -> Double {
+    @inline(__always) private func relativePosition(_ member: Int) -> Double {
         let count = layerSizes[layering.layerOfMember[member]]
         return count > 1 ? Double(slot[member]) / Double(count - 1) : 0.5
     }
 
     /// Sorts a layer's units by the mean position of their parents (or children), within sibling order.
     private mutating func reorder(layer: Int, towardParents: Bool) {
-        let topology = graph.topology
         let units = layers[layer]
         var key = Array(repeating: Double.nan, count: units.count)
         for (index, unit) in units.enumerated() {
             var sum = 0.0
             var count = 0
             var orientation = 0.0
-            let members = unitMembers[unit]
-            let centre = (relativePosition(members[0]) + relativePosition(members[members.count - 1])) / 2
-            for member in members {
+            let centre = (relativePosition(firstMember(unit)) + relativePosition(lastMember(unit))) / 2
+            for memberIndex in unitRange(unit) {
+                let member = unitMemberList[memberIndex]
                 if towardParents {
-                    for union in topology.parentUnions[member] {
-                        let partners = topology.partners[union]
-                        let position = partners.reduce(0.0) { $0 + relativePosition($1) } / Double(partners.count)
+                    for entry in compact.parentUnions.range(member) {
+                        let union = compact.parentUnions.items[entry]
+                        let second = compact.secondPartner[union]
+                        let first = relativePosition(compact.firstPartner[union])
+                        let position = second >= 0 ? (first + relativePosition(second)) / 2 : first
                         sum += position
                         count += 1
                         orientation += (position - centre) * (relativePosition(member) - centre)
                     }
                 } else {
-                    for union in topology.unionsOfMember[member] {
-                        for child in topology.children[union] where layering.layerOfMember[child] > layer {
+                    for entry in compact.unionsOfMember.range(member) {
+                        let union = compact.unionsOfMember.items[entry]
+                        for childEntry in compact.children.range(union) {
+                            let child = compact.children.items[childEntry]
+                            guard layering.layerOfMember[child] > layer else { continue }
                             sum += relativePosition(child)
                             count += 1
                         }
@@ -184,18 +189,12 @@ struct Arrangement {
                 }
             }
             // Turn a couple round when each partner's family stands on the other side.
-            if orientation < 0 { unitMembers[unit].reverse() }
+            if orientation < 0 { unitMemberList[unitRange(unit)].reverse() }
             if count > 0 { key[index] = sum / Double(count) }
         }
         layers[layer] = orderedByKeys(units, key: key, layer: layer)
         enforceConstraints(layer: layer)
-        var position = 0
-        for unit in layers[layer] {
-            for member in unitMembers[unit] {
-                slot[member] = position
-                position += 1
-            }
-        }
+        updateSlots(layer: layer)
     }
 
     /// Sorts units by key (`nan` for none; indexed like `units`) without tearing families apart.
@@ -204,29 +203,48 @@ struct Arrangement {
     /// the keyed ones). Then, for each sibling group, keys are made non-decreasing in sibling order by
     /// isotonic regression (pooling adjacent violators), so one sibling pulled far away moves its
     /// group a little instead of dragging its younger siblings across the layer.
-    private func orderedByKeys(_ units: [Int], key: [Double], layer: Int) -> [Int] {
+    private mutating func orderedByKeys(_ units: [Int], key: [Double], layer: Int) -> [Int] {
         guard let firstKey = key.first(where: { !$0.isNaN }) else { return units }
         var filled = key
         var previous = firstKey
         for index in filled.indices {
             if filled[index].isNaN { filled[index] = previous } else { previous = filled[index] }
         }
-        for group in siblingGroups(in: units, layer: layer) where group.count > 1 {
-            var blocks: [(mean: Double, count: Int)] = []
-            for index in group {
-                var block = (mean: filled[index], count: 1)
-                while let last = blocks.last, last.mean > block.mean {
-                    blocks.removeLast()
-                    let count = last.count + block.count
-                    block = ((last.mean * Double(last.count) + block.mean * Double(block.count)) / Double(count), count)
+        for (index, unit) in units.enumerated() { rankInLayer[unit] = index }
+        var group: [Int] = []
+        var blocks: [(mean: Double, count: Int)] = []
+        for unit in units {
+            for memberIndex in unitRange(unit) {
+                let member = unitMemberList[memberIndex]
+                let union = compact.primaryParentUnion[member]
+                guard union >= 0 else { continue }
+                // Each sibling group is pooled once: from its eldest member drawn in this layer.
+                group.removeAll(keepingCapacity: true)
+                var isEldest = true
+                for entry in compact.children.range(union) {
+                    let child = compact.children.items[entry]
+                    guard compact.primaryParentUnion[child] == union, unitLayer[unitOfMember[child]] == layer else { continue }
+                    if group.isEmpty, child != member { isEldest = false; break }
+                    let index = rankInLayer[unitOfMember[child]]
+                    if !group.contains(index) { group.append(index) }
                 }
-                blocks.append(block)
-            }
-            var position = 0
-            for block in blocks {
-                for _ in 0..<block.count {
-                    filled[group[position]] = block.mean
-                    position += 1
+                guard isEldest, group.count > 1 else { continue }
+                blocks.removeAll(keepingCapacity: true)
+                for index in group {
+                    var block = (mean: filled[index], count: 1)
+                    while let last = blocks.last, last.mean > block.mean {
+                        blocks.removeLast()
+                        let count = last.count + block.count
+                        block = ((last.mean * Double(last.count) + block.mean * Double(block.count)) / Double(count), count)
+                    }
+                    blocks.append(block)
+                }
+                var position = 0
+                for block in blocks {
+                    for _ in 0..<block.count {
+                        filled[group[position]] = block.mean
+                        position += 1
+                    }
                 }
             }
         }
@@ -234,36 +252,10 @@ struct Arrangement {
         return order.map { units[$0] }
     }
 
-    /// The units of one layer grouped by the union their members are children of, in sibling order,
-    /// as indices into `units`.
-    private func siblingGroups(in units: [Int], layer: Int) -> [[Int]] {
-        let topology = graph.topology
-        var indexOfUnit: [Int: Int] = [:]
-        indexOfUnit.reserveCapacity(units.count)
-        for (index, unit) in units.enumerated() { indexOfUnit[unit] = index }
-        var groups: [[Int]] = []
-        for unit in units {
-            for member in unitMembers[unit] {
-                let union = topology.primaryParentUnion[member]
-                guard union >= 0 else { continue }
-                // Each group is built once: from its eldest member drawn in this layer.
-                let inLayer = topology.children[union].lazy.filter { topology.primaryParentUnion[$0] == union && self.unitLayer[self.unitOfMember[$0]] == layer }
-                guard inLayer.first == member else { continue }
-                var group: [Int] = []
-                for child in inLayer {
-                    let index = indexOfUnit[unitOfMember[child]]!
-                    if !group.contains(index) { group.append(index) }
-                }
-                groups.append(group)
-            }
-        }
-        return groups
-    }
-
     /// Reorders a layer minimally so every sibling-order constraint holds: a topological sort that
     /// always takes the earliest unit whose elder siblings' units are placed. A cycle of constraints
     /// (two sibling groups intermarried both ways) is broken by taking the earliest waiting unit.
-    private mutating func enforceConstraints(layer: Int) {
+    mutating func enforceConstraints(layer: Int) {
         let units = layers[layer]
         guard units.count > 1 else { return }
         // Constraints only join units of one layer, so positions in this layer index everything.
@@ -271,8 +263,8 @@ struct Arrangement {
         var waiting = Array(repeating: 0, count: units.count)
         var constrained = false
         for unit in units {
-            for later in mustPrecede[unit] {
-                waiting[rankInLayer[later]] += 1
+            for entry in mustPrecede.range(unit) {
+                waiting[rankInLayer[mustPrecede.items[entry]]] += 1
                 constrained = true
             }
         }
@@ -295,8 +287,8 @@ struct Arrangement {
             placed[position] = true
             let unit = units[position]
             result.append(unit)
-            for later in mustPrecede[unit] {
-                let laterRank = rankInLayer[later]
+            for entry in mustPrecede.range(unit) {
+                let laterRank = rankInLayer[mustPrecede.items[entry]]
                 guard !placed[laterRank] else { continue }
                 waiting[laterRank] -= 1
                 if waiting[laterRank] == 0 { ready.insert(laterRank) }
@@ -315,8 +307,8 @@ struct Arrangement {
         for layer in candidate {
             var position = 0
             for unit in layer {
-                for member in unitMembers[unit] {
-                    candidateSlot[member] = position
+                for index in unitRange(unit) {
+                    candidateSlot[unitMemberList[index]] = position
                     position += 1
                 }
             }
@@ -326,16 +318,21 @@ struct Arrangement {
 
     private func countCrossings(slot: [Int]) -> Int {
         var lines = Array(repeating: [(upper: Int, lower: Int)](), count: layers.count)
-        let topology = graph.topology
         let layerOf = layering.layerOfMember
-        for (union, children) in topology.children.enumerated() {
-            let partners = topology.partners[union]
-            let upper = partners.count == 2 ? slot[partners[0]] + slot[partners[1]] : 2 * slot[partners[0]]
-            let layer = partners.map { layerOf[$0] }.max()!
-            for child in children where layerOf[child] == layer + 1 { lines[layer].append((upper, slot[child])) }
+        for union in 0..<compact.unionCount {
+            let second = compact.secondPartner[union]
+            let layer = max(layerOf[compact.firstPartner[union]], second >= 0 ? layerOf[second] : 0)
+            let upper = doubledUnionPosition(union, slot: slot)
+            for entry in compact.children.range(union) {
+                let child = compact.children.items[entry]
+                if layerOf[child] == layer + 1 { lines[layer].append((upper, slot[child])) }
+            }
         }
-        for link in topology.crossLinks where layerOf[link.child] == layerOf[link.parent] + 1 {
-            lines[layerOf[link.parent]].append((2 * slot[link.parent], slot[link.child]))
+        for member in 0..<slot.count {
+            for entry in compact.crossChildren.range(member) {
+                let child = compact.crossChildren.items[entry]
+                if layerOf[child] == layerOf[member] + 1 { lines[layerOf[member]].append((2 * slot[member], slot[child])) }
+            }
         }
         return lines.reduce(0) { $0 + CrossingCounter.crossings($1) }
     }

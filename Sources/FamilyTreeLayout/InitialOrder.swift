@@ -5,8 +5,7 @@ import FamilyTree
 /// stand next to each other, on the sides where the links are.
 extension Arrangement {
     func initialOrder() -> [[Int]] {
-        let topology = graph.topology
-        let roots = unitMembers.indices.filter { unit in unitMembers[unit].allSatisfy { topology.primaryParentUnion[$0] == -1 } }
+        let roots = (0..<unitCount).filter { unit in unitRange(unit).allSatisfy { compact.primaryParentUnion[unitMemberList[$0]] == -1 } }
         // Which tree reaches a married-in-tree couple first depends on the order, so arrange again
         // from each result while that helps; keep the order that really crosses least.
         var current = depthFirst(from: roots)
@@ -31,11 +30,10 @@ extension Arrangement {
 
     /// Preorder from each root in turn, then from any unit not reached yet.
     func depthFirst(from roots: [Int]) -> DepthFirstOrder {
-        let topology = graph.topology
         var layers = Array(repeating: [Int](), count: layering.layerCount)
-        var visited = Array(repeating: false, count: unitMembers.count)
-        var rootOfUnit = Array(repeating: -1, count: unitMembers.count)
-        var preorder = Array(repeating: 0, count: unitMembers.count)
+        var visited = Array(repeating: false, count: unitCount)
+        var rootOfUnit = Array(repeating: -1, count: unitCount)
+        var preorder = Array(repeating: 0, count: unitCount)
         var treeSize: [Int: Int] = [:]
         var startedFrom: [Int] = []
         func visit(_ root: Int) {
@@ -49,21 +47,24 @@ extension Arrangement {
                 preorder[unit] = count
                 count += 1
                 layers[unitLayer[unit]].append(unit)
-                var childUnits: [Int] = []
-                for member in unitMembers[unit] {
-                    for union in topology.unionsOfMember[member] {
-                        for child in topology.children[union] where topology.primaryParentUnion[child] == union {
-                            let childUnit = unitOfMember[child]
-                            if !visited[childUnit] { childUnits.append(childUnit) }
+                // Children in sibling order: pushed in reverse so the eldest is visited first.
+                let mark = stack.count
+                for index in unitRange(unit) {
+                    let member = unitMemberList[index]
+                    for entry in compact.unionsOfMember.range(member) {
+                        let union = compact.unionsOfMember.items[entry]
+                        for childEntry in compact.children.range(union) {
+                            let child = compact.children.items[childEntry]
+                            if compact.primaryParentUnion[child] == union, !visited[unitOfMember[child]] { stack.append(unitOfMember[child]) }
                         }
                     }
                 }
-                stack += childUnits.reversed()
+                stack[mark...].reverse()
             }
             treeSize[root] = count
         }
         for root in roots where !visited[root] { visit(root) }
-        for unit in unitMembers.indices where !visited[unit] { visit(unit) }
+        for unit in 0..<unitCount where !visited[unit] { visit(unit) }
         return DepthFirstOrder(layers: layers, rootOfUnit: rootOfUnit, preorder: preorder, treeSize: treeSize, roots: startedFrom)
     }
 
@@ -83,7 +84,7 @@ extension Arrangement {
         let layerCount = order.layers.count
         // Each tree's width on each layer, and each unit's relative place in its tree's run on its layer.
         var width: [Int: [Double]] = [:]
-        var relative = Array(repeating: 0.5, count: unitMembers.count)
+        var relative = Array(repeating: 0.5, count: unitCount)
         for (layer, units) in order.layers.enumerated() {
             var start = 0
             while start < units.count {
@@ -91,7 +92,7 @@ extension Arrangement {
                 var end = start
                 while end < units.count, order.rootOfUnit[units[end]] == tree { end += 1 }
                 var run = 0.0
-                for unit in units[start..<end] { run += Double(unitMembers[unit].count) }
+                for unit in units[start..<end] { run += Double(unitRange(unit).count) }
                 width[tree, default: Array(repeating: 0, count: layerCount)][layer] += run
                 for (index, unit) in units[start..<end].enumerated() where end - start > 1 {
                     relative[unit] = Double(index) / Double(end - start - 1)

@@ -50,10 +50,11 @@ public struct LayeredLayout: LayoutEngine {
 
     public func place(_ graph: FamilyGraph) -> Layout {
         let layering = Layering(graph: graph)
-        var arrangement = Arrangement(graph: graph, layering: layering)
+        let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
+        var arrangement = Arrangement(graph: graph, compact: compact, layering: layering)
         arrangement.reduceCrossings(sweeps: options.sweeps)
         let sizes = graph.members.map(options.boxSize)
-        var placement = Placement(graph: graph, arrangement: arrangement, sizes: sizes, options: options)
+        var placement = Placement(arrangement: arrangement, sizes: sizes, options: options)
         placement.balance(passes: options.balancingPasses)
         return LayoutGeometry(graph: graph, placement: placement, options: options).build()
     }

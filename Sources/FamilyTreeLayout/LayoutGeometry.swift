@@ -106,7 +106,7 @@ struct LayoutGeometry {
         }
 
         let extent = point(farAlong + options.margin, farAcross + options.margin)
-        let layers = arrangement.layers.map { $0.flatMap { arrangement.unitMembers[$0] } }
+        let layers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) } }
         return Layout(boxes: boxes, unions: unionPoints, edges: edges, width: extent.x, height: extent.y,
                       layerCount: arrangement.layers.count, direction: options.direction, layers: layers)
     }

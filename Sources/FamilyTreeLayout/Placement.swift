@@ -4,7 +4,6 @@ import FamilyTree
 /// union points and union points over their children, each layer solved exactly by isotonic
 /// regression so that units keep their order and spacing and move as little as they can.
 struct Placement {
-    let graph: FamilyGraph
     let arrangement: Arrangement
     let options: LayeredLayout.Options
     /// Box extent along the layer and across it, per member.
@@ -14,20 +13,25 @@ struct Placement {
     private(set) var offsetInUnit: [Double]
     private(set) var unitWidth: [Double]
     private(set) var unitStart: [Double]
+    /// Scratch per unit: the sum and count of the shifts it is asked for in the current pass.
+    private var shiftSum: [Double]
+    private var shiftCount: [Int]
 
-    init(graph: FamilyGraph, arrangement: Arrangement, sizes: [Size], options: LayeredLayout.Options) {
-        self.graph = graph
+    init(arrangement: Arrangement, sizes: [Size], options: LayeredLayout.Options) {
         self.arrangement = arrangement
         self.options = options
         let topDown = options.direction == .topDown
         alongSize = sizes.map { topDown ? $0.width : $0.height }
         acrossSize = sizes.map { topDown ? $0.height : $0.width }
         offsetInUnit = Array(repeating: 0, count: sizes.count)
-        unitWidth = Array(repeating: 0, count: arrangement.unitMembers.count)
-        unitStart = Array(repeating: 0, count: arrangement.unitMembers.count)
-        for (unit, members) in arrangement.unitMembers.enumerated() {
+        unitWidth = Array(repeating: 0, count: arrangement.unitCount)
+        unitStart = Array(repeating: 0, count: arrangement.unitCount)
+        shiftSum = Array(repeating: 0, count: arrangement.unitCount)
+        shiftCount = Array(repeating: 0, count: arrangement.unitCount)
+        for unit in 0..<arrangement.unitCount {
             var offset = 0.0
-            for member in members {
+            for index in arrangement.unitRange(unit) {
+                let member = arrangement.unitMemberList[index]
                 offsetInUnit[member] = offset
                 offset += alongSize[member] + options.partnerSpacing
             }
@@ -42,36 +46,39 @@ struct Placement {
         }
     }
 
-    func start(of member: Int) -> Double { unitStart[arrangement.unitOfMember[member]] + offsetInUnit[member] }
-    func centre(of member: Int) -> Double { start(of: member) + alongSize[member] / 2 }
+    private var compact: CompactGraph { arrangement.compact }
+
+    @inline(__always) func start(of member: Int) -> Double { unitStart[arrangement.unitOfMember[member]] + offsetInUnit[member] }
+    @inline(__always) func centre(of member: Int) -> Double { start(of: member) + alongSize[member] / 2 }
 
     /// Whether the union's two partners stand next to each other in one unit.
     func partnersAreAdjacent(_ union: Int) -> Bool {
-        let partners = graph.topology.partners[union]
-        guard partners.count == 2 else { return false }
-        let (first, second) = (partners[0], partners[1])
+        let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
+        guard second >= 0 else { return false }
         return arrangement.unitOfMember[first] == arrangement.unitOfMember[second] && abs(arrangement.slot[first] - arrangement.slot[second]) == 1
     }
 
     /// Where along the layer a union's lines meet.
     func unionAlong(_ union: Int) -> Double {
-        let partners = graph.topology.partners[union]
-        if partners.count == 1 { return centre(of: partners[0]) }
+        let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
+        guard second >= 0 else { return centre(of: first) }
         if partnersAreAdjacent(union) {
-            let (left, right) = start(of: partners[0]) < start(of: partners[1]) ? (partners[0], partners[1]) : (partners[1], partners[0])
+            let (left, right) = start(of: first) < start(of: second) ? (first, second) : (second, first)
             return (start(of: left) + alongSize[left] + start(of: right)) / 2
         }
-        return (centre(of: partners[0]) + centre(of: partners[1])) / 2
+        return (centre(of: first) + centre(of: second)) / 2
     }
 
-    /// The midpoint of the children a union has in `layer` (all its drawn children when `layer` is nil).
-    private func childrenMidpoint(_ union: Int, inLayer layer: Int?) -> Double? {
+    /// The midpoint of the children drawn under a union in `layer` (in every layer when `layer` is -1).
+    private func childrenMidpoint(_ union: Int, inLayer layer: Int) -> Double? {
         var low = Double.infinity
         var high = -Double.infinity
-        for child in graph.topology.children[union] where graph.topology.primaryParentUnion[child] == union {
-            if let layer, arrangement.layering.layerOfMember[child] != layer { continue }
-            low = min(low, centre(of: child))
-            high = max(high, centre(of: child))
+        for entry in compact.children.range(union) {
+            let child = compact.children.items[entry]
+            guard compact.primaryParentUnion[child] == union, layer < 0 || arrangement.layering.layerOfMember[child] == layer else { continue }
+            let position = centre(of: child)
+            low = min(low, position)
+            high = max(high, position)
         }
         return low <= high ? (low + high) / 2 : nil
     }
@@ -87,40 +94,53 @@ struct Placement {
 
     /// Moves each unit of `layer` toward where its sibling blocks would be centred under their unions.
     private mutating func alignUnderParents(layer: Int) {
-        var shift: [Int: (sum: Double, count: Int)] = [:]
-        var seenUnions = Set<Int>()
         for unit in arrangement.layers[layer] {
-            for member in arrangement.unitMembers[unit] {
-                let union = graph.topology.primaryParentUnion[member]
-                guard union >= 0, seenUnions.insert(union).inserted, let middle = childrenMidpoint(union, inLayer: layer) else { continue }
+            for index in arrangement.unitRange(unit) {
+                let member = arrangement.unitMemberList[index]
+                let union = compact.primaryParentUnion[member]
+                guard union >= 0 else { continue }
+                // Each union is handled once: from its eldest child drawn in this layer.
+                var eldest = -1
+                for entry in compact.children.range(union) {
+                    let child = compact.children.items[entry]
+                    if compact.primaryParentUnion[child] == union, arrangement.layering.layerOfMember[child] == layer { eldest = child; break }
+                }
+                guard eldest == member, let middle = childrenMidpoint(union, inLayer: layer) else { continue }
                 let wanted = unionAlong(union) - middle
-                for child in graph.topology.children[union] where graph.topology.primaryParentUnion[child] == union && arrangement.layering.layerOfMember[child] == layer {
+                for entry in compact.children.range(union) {
+                    let child = compact.children.items[entry]
+                    guard compact.primaryParentUnion[child] == union, arrangement.layering.layerOfMember[child] == layer else { continue }
                     let childUnit = arrangement.unitOfMember[child]
-                    shift[childUnit, default: (0, 0)].sum += wanted
-                    shift[childUnit, default: (0, 0)].count += 1
+                    shiftSum[childUnit] += wanted
+                    shiftCount[childUnit] += 1
                 }
             }
         }
-        settle(layer: layer, shift: shift)
+        settle(layer: layer)
     }
 
     /// Moves each unit of `layer` toward where its union points would be centred over their children.
     private mutating func alignOverChildren(layer: Int) {
-        var shift: [Int: (sum: Double, count: Int)] = [:]
         for unit in arrangement.layers[layer] {
-            for member in arrangement.unitMembers[unit] {
-                for union in graph.topology.unionsOfMember[member] where graph.topology.partners[union][0] == member || !arrangement.unitMembers[unit].contains(graph.topology.partners[union][0]) {
-                    guard let middle = childrenMidpoint(union, inLayer: nil) else { continue }
-                    shift[unit, default: (0, 0)].sum += middle - unionAlong(union)
-                    shift[unit, default: (0, 0)].count += 1
+            for index in arrangement.unitRange(unit) {
+                let member = arrangement.unitMemberList[index]
+                for entry in compact.unionsOfMember.range(member) {
+                    let union = compact.unionsOfMember.items[entry]
+                    // A union of two partners in this unit counts once, from its first partner.
+                    let first = compact.firstPartner[union]
+                    guard first == member || arrangement.unitOfMember[first] != unit,
+                          let middle = childrenMidpoint(union, inLayer: -1) else { continue }
+                    shiftSum[unit] += middle - unionAlong(union)
+                    shiftCount[unit] += 1
                 }
             }
         }
-        settle(layer: layer, shift: shift)
+        settle(layer: layer)
     }
 
-    /// Places the units of a layer as close as possible to their wished positions, in order and spaced.
-    private mutating func settle(layer: Int, shift: [Int: (sum: Double, count: Int)]) {
+    /// Places the units of a layer as close as possible to their wished positions, in order and
+    /// spaced, and clears the wishes.
+    private mutating func settle(layer: Int) {
         let units = arrangement.layers[layer]
         guard !units.isEmpty else { return }
         // Isotonic regression (pool adjacent violators) on wish minus the packed offset.
@@ -129,7 +149,9 @@ struct Placement {
         var offsets: [Double] = []
         offsets.reserveCapacity(units.count)
         for unit in units {
-            let wish = unitStart[unit] + (shift[unit].map { $0.sum / Double($0.count) } ?? 0)
+            let wish = unitStart[unit] + (shiftCount[unit] > 0 ? shiftSum[unit] / Double(shiftCount[unit]) : 0)
+            shiftSum[unit] = 0
+            shiftCount[unit] = 0
             offsets.append(packedOffset)
             var block = (mean: wish - packedOffset, weight: 1.0, count: 1)
             while let last = blocks.last, last.mean > block.mean {

@@ -14,44 +14,72 @@ extension Arrangement {
         }
     }
 
-    /// Positions of each unit's lines to the layer above (union positions, doubled) and below (child slots), sorted.
-    private func neighbourPositions(_ unit: Int, layer: Int) -> (upper: [Int], lower: [Int]) {
-        let topology = graph.topology
+    /// Each unit's line ends in the layers above (union positions, doubled) and below (child slots),
+    /// sorted, stored end to end; indexed by the unit's position in `units`.
+    private func neighbourEnds(_ units: [Int], layer: Int) -> (upper: CompactGraph.Rows, lower: CompactGraph.Rows) {
         let layerOf = layering.layerOfMember
+        var upperStart = [0]
+        var lowerStart = [0]
         var upper: [Int] = []
         var lower: [Int] = []
-        for member in unitMembers[unit] {
-            for union in topology.parentUnions[member] {
-                let partners = topology.partners[union]
-                guard partners.allSatisfy({ layerOf[$0] == layer - 1 }) else { continue }
-                upper.append(partners.count == 2 ? slot[partners[0]] + slot[partners[1]] : 2 * slot[partners[0]])
+        upperStart.reserveCapacity(units.count + 1)
+        lowerStart.reserveCapacity(units.count + 1)
+        for unit in units {
+            let upperFrom = upper.count
+            let lowerFrom = lower.count
+            for index in unitRange(unit) {
+                let member = unitMemberList[index]
+                for entry in compact.parentUnions.range(member) {
+                    let union = compact.parentUnions.items[entry]
+                    let second = compact.secondPartner[union]
+                    guard layerOf[compact.firstPartner[union]] == layer - 1, second < 0 || layerOf[second] == layer - 1 else { continue }
+                    upper.append(doubledUnionPosition(union, slot: slot))
+                }
+                for entry in compact.unionsOfMember.range(member) {
+                    let union = compact.unionsOfMember.items[entry]
+                    // A union of two partners in this unit is counted once, from its first partner.
+                    let first = compact.firstPartner[union]
+                    guard first == member || unitOfMember[first] != unit else { continue }
+                    for childEntry in compact.children.range(union) {
+                        let child = compact.children.items[childEntry]
+                        if layerOf[child] == layer + 1 { lower.append(slot[child]) }
+                    }
+                }
+                for entry in compact.crossParents.range(member) {
+                    let parent = compact.crossParents.items[entry]
+                    if layerOf[parent] == layer - 1 { upper.append(2 * slot[parent]) }
+                }
+                for entry in compact.crossChildren.range(member) {
+                    let child = compact.crossChildren.items[entry]
+                    if layerOf[child] == layer + 1 { lower.append(slot[child]) }
+                }
             }
-            for union in topology.unionsOfMember[member] where topology.partners[union][0] == member || !unitMembers[unit].contains(topology.partners[union][0]) {
-                for child in topology.children[union] where layerOf[child] == layer + 1 { lower.append(slot[child]) }
-            }
+            upper[upperFrom...].sort()
+            lower[lowerFrom...].sort()
+            upperStart.append(upper.count)
+            lowerStart.append(lower.count)
         }
-        for member in unitMembers[unit] {
-            for parent in crossParents[member] where layerOf[parent] == layer - 1 { upper.append(2 * slot[parent]) }
-            for child in crossChildren[member] where layerOf[child] == layer + 1 { lower.append(slot[child]) }
-        }
-        return (upper.sorted(), lower.sorted())
+        return (CompactGraph.Rows(start: upperStart, items: upper), CompactGraph.Rows(start: lowerStart, items: lower))
     }
 
-    /// Pairs (p in first, q in second) with p > q, for sorted lists.
-    private static func inversions(_ first: [Int], _ second: [Int]) -> Int {
+    /// Pairs (p in first, q in second) with p > q, for sorted rows.
+    @inline(__always) private static func inversions(_ rows: CompactGraph.Rows, _ first: Int, _ second: Int) -> Int {
         var count = 0
-        var index = 0
-        for value in first {
-            while index < second.count, second[index] < value { index += 1 }
-            count += index
+        var index = rows.start[second]
+        let end = rows.start[second + 1]
+        for entry in rows.range(first) {
+            let value = rows.items[entry]
+            while index < end, rows.items[index] < value { index += 1 }
+            count += index - rows.start[second]
         }
         return count
     }
 
     private mutating func transposeLayer(_ layer: Int) -> Bool {
         var units = layers[layer]
-        // Neighbour positions move with their unit when two units swap.
-        var positions = units.map { neighbourPositions($0, layer: layer) }
+        let ends = neighbourEnds(units, layer: layer)
+        // Ends stay put; `row[position]` says which unit's ends stand at that position now.
+        var row = Array(units.indices)
         var improvedAny = false
         var improved = true
         var rounds = 0
@@ -60,13 +88,13 @@ extension Arrangement {
             rounds += 1
             for index in 0..<(units.count - 1) {
                 let (left, right) = (units[index], units[index + 1])
-                guard !mustPrecede[left].contains(right) else { continue }
-                let (a, b) = (positions[index], positions[index + 1])
-                let now = Arrangement.inversions(a.upper, b.upper) + Arrangement.inversions(a.lower, b.lower)
-                let swapped = Arrangement.inversions(b.upper, a.upper) + Arrangement.inversions(b.lower, a.lower)
+                guard !mustPrecede.contains(right, inRow: left) else { continue }
+                let (a, b) = (row[index], row[index + 1])
+                let now = Arrangement.inversions(ends.upper, a, b) + Arrangement.inversions(ends.lower, a, b)
+                let swapped = Arrangement.inversions(ends.upper, b, a) + Arrangement.inversions(ends.lower, b, a)
                 if swapped < now {
                     units.swapAt(index, index + 1)
-                    positions.swapAt(index, index + 1)
+                    row.swapAt(index, index + 1)
                     improved = true
                     improvedAny = true
                 }
@@ -74,14 +102,20 @@ extension Arrangement {
         }
         if improvedAny {
             layers[layer] = units
-            var position = 0
-            for unit in units {
-                for member in unitMembers[unit] {
-                    slot[member] = position
-                    position += 1
-                }
-            }
+            updateSlots(layer: layer)
         }
         return improvedAny
+    }
+}
+
+extension CompactGraph.Rows {
+    init(start: [Int], items: [Int]) {
+        self.start = start
+        self.items = items
+    }
+
+    func contains(_ item: Int, inRow row: Int) -> Bool {
+        for entry in range(row) where items[entry] == item { return true }
+        return false
     }
 }

@@ -50,74 +50,148 @@ public struct SVGRenderer: Sendable {
 
     /// The SVG text; identical input gives byte-identical output.
     public func render(_ layout: Layout, of graph: FamilyGraph) -> String {
-        let number = Formatting.number
-        let escape = Formatting.xmlEscaped
+        var output = CollectedOutput()
+        // Collecting in memory cannot fail.
+        try! render(layout, of: graph, to: &output)
+        return output.text
+    }
+
+    /// Writes the SVG to `output` in chunks, never holding the whole document in memory.
+    public func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
         var crossBloodline = Array(repeating: false, count: graph.members.count)
         for link in graph.topology.crossLinks {
             crossBloodline[link.child] = true
             crossBloodline[link.parent] = true
         }
         let drawingTitle = title ?? "Family tree of \(graph.members.count) member\(graph.members.count == 1 ? "" : "s")"
-        var svg = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" class="family-tree" viewBox="0 0 \(number(layout.width)) \(number(layout.height))" width="\(number(layout.width))" height="\(number(layout.height))" role="img" aria-labelledby="family-tree-title">
-        <title id="family-tree-title">\(escape(drawingTitle))</title>
-        <style>
-        \(SVGRenderer.styleSheet)
-        </style>
-        <rect class="background" x="0" y="0" width="\(number(layout.width))" height="\(number(layout.height))"/>
-
-        """
-        svg += "<g class=\"edges\">\n"
+        var writer = ChunkedWriter(output)
+        writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"family-tree\" viewBox=\"0 0 ")
+        writer.appendNumber(layout.width)
+        writer.append(" ")
+        writer.appendNumber(layout.height)
+        writer.append("\" width=\"")
+        writer.appendNumber(layout.width)
+        writer.append("\" height=\"")
+        writer.appendNumber(layout.height)
+        writer.append("\" role=\"img\" aria-labelledby=\"family-tree-title\">\n<title id=\"family-tree-title\">")
+        writer.appendEscaped(drawingTitle)
+        writer.append("</title>\n<style>\n")
+        writer.append(SVGRenderer.styleSheet)
+        writer.append("\n</style>\n<rect class=\"background\" x=\"0\" y=\"0\" width=\"")
+        writer.appendNumber(layout.width)
+        writer.append("\" height=\"")
+        writer.appendNumber(layout.height)
+        writer.append("\"/>\n<g class=\"edges\">\n")
         for edge in layout.edges {
             guard let first = edge.points.first else { continue }
-            var path = "M\(number(first.x)) \(number(first.y))"
-            for point in edge.points.dropFirst() { path += " L\(number(point.x)) \(number(point.y))" }
-            svg += "<path class=\"edge \(edge.kind.rawValue)\" d=\"\(path)\"/>\n"
+            writer.append("<path class=\"edge ")
+            writer.append(edge.kind.rawValue)
+            writer.append("\" d=\"M")
+            writer.appendNumber(first.x)
+            writer.append(" ")
+            writer.appendNumber(first.y)
+            for point in edge.points.dropFirst() {
+                writer.append(" L")
+                writer.appendNumber(point.x)
+                writer.append(" ")
+                writer.appendNumber(point.y)
+            }
+            writer.append("\"/>\n")
+            try writer.flushIfFull()
         }
-        svg += "</g>\n<g class=\"unions\">\n"
+        writer.append("</g>\n<g class=\"unions\">\n")
         for union in layout.unions where union.partners.count == 2 {
-            svg += "<circle class=\"union\" cx=\"\(number(union.x))\" cy=\"\(number(union.y))\" r=\"3\"/>\n"
+            writer.append("<circle class=\"union\" cx=\"")
+            writer.appendNumber(union.x)
+            writer.append("\" cy=\"")
+            writer.appendNumber(union.y)
+            writer.append("\" r=\"3\"/>\n")
+            try writer.flushIfFull()
         }
-        svg += "</g>\n<g class=\"members\">\n"
+        writer.append("</g>\n<g class=\"members\">\n")
         for box in layout.boxes {
-            svg += memberGroup(box, member: graph.members[box.member], highlighted: crossBloodline[box.member])
+            writeMember(box, member: graph.members[box.member], highlighted: crossBloodline[box.member], into: &writer)
+            try writer.flushIfFull()
         }
-        svg += "</g>\n</svg>\n"
-        return svg
+        writer.append("</g>\n</svg>\n")
+        try writer.flush()
+        output = writer.output
     }
 
-    private func memberGroup(_ box: Layout.MemberBox, member: Member, highlighted: Bool) -> String {
-        let number = Formatting.number
-        let escape = Formatting.xmlEscaped
-        var classes = ["member"]
-        if let sex = member.sex, sex == .male || sex == .female { classes.append(sex.rawValue) }
-        if highlighted { classes.append("cross-bloodline") }
-        var fill = ""
-        if let color = member.color {
-            fill = " style=\"fill: \(escape(color))\""
-            if let light = SVGRenderer.isLight(color) { classes.append(light ? "custom-light" : "custom-dark") }
+    private func writeMember<Output>(_ box: Layout.MemberBox, member: Member, highlighted: Bool, into writer: inout ChunkedWriter<Output>) {
+        writer.append("<g id=\"")
+        writer.append(Formatting.xmlID(prefix: "m-", member.id))
+        writer.append("\" class=\"member")
+        if let sex = member.sex, sex == .male || sex == .female {
+            writer.append(" ")
+            writer.append(sex.rawValue)
         }
-        let lines = labeler.lines(for: member)
-        let titleText = [member.fullName.isEmpty ? "(no name)" : member.fullName, member.lifeSpan].filter { !$0.isEmpty }.joined(separator: ", ")
-        var group = "<g id=\"\(Formatting.xmlID(prefix: "m-", member.id))\" class=\"\(classes.joined(separator: " "))\" data-member=\"\(escape(member.id))\">\n"
-        group += "<title>\(escape(titleText))</title>\n"
-        group += "<rect class=\"box\" x=\"\(number(box.x))\" y=\"\(number(box.y))\" width=\"\(number(box.width))\" height=\"\(number(box.height))\" rx=\"8\"\(fill)/>\n"
+        if highlighted { writer.append(" cross-bloodline") }
+        if let color = member.color, let light = SVGRenderer.isLight(color) { writer.append(light ? " custom-light" : " custom-dark") }
+        writer.append("\" data-member=\"")
+        writer.appendEscaped(member.id)
+        writer.append("\">\n<title>")
+        writer.appendEscaped(member.fullName.isEmpty ? "(no name)" : member.fullName)
+        let lifeSpan = member.lifeSpan
+        if !lifeSpan.isEmpty {
+            writer.append(", ")
+            writer.appendEscaped(lifeSpan)
+        }
+        writer.append("</title>\n<rect class=\"box\" x=\"")
+        writer.appendNumber(box.x)
+        writer.append("\" y=\"")
+        writer.appendNumber(box.y)
+        writer.append("\" width=\"")
+        writer.appendNumber(box.width)
+        writer.append("\" height=\"")
+        writer.appendNumber(box.height)
+        writer.append("\" rx=\"8\"")
+        if let color = member.color {
+            writer.append(" style=\"fill: ")
+            writer.appendEscaped(color)
+            writer.append("\"")
+        }
+        writer.append("/>\n")
         var textX = box.x + box.width / 2
         if let photo = Labeler.embeddablePhoto(member) {
             let size = min(32, box.height - 8)
             let clip = Formatting.xmlID(prefix: "clip-", member.id)
             let (photoX, photoY) = (box.x + 6, box.y + (box.height - size) / 2)
-            group += "<clipPath id=\"\(clip)\"><circle cx=\"\(number(photoX + size / 2))\" cy=\"\(number(photoY + size / 2))\" r=\"\(number(size / 2))\"/></clipPath>\n"
-            group += "<image href=\"\(escape(photo))\" x=\"\(number(photoX))\" y=\"\(number(photoY))\" width=\"\(number(size))\" height=\"\(number(size))\" clip-path=\"url(#\(clip))\" preserveAspectRatio=\"xMidYMid slice\"/>\n"
+            writer.append("<clipPath id=\"")
+            writer.append(clip)
+            writer.append("\"><circle cx=\"")
+            writer.appendNumber(photoX + size / 2)
+            writer.append("\" cy=\"")
+            writer.appendNumber(photoY + size / 2)
+            writer.append("\" r=\"")
+            writer.appendNumber(size / 2)
+            writer.append("\"/></clipPath>\n<image href=\"")
+            writer.appendEscaped(photo)
+            writer.append("\" x=\"")
+            writer.appendNumber(photoX)
+            writer.append("\" y=\"")
+            writer.appendNumber(photoY)
+            writer.append("\" width=\"")
+            writer.appendNumber(size)
+            writer.append("\" height=\"")
+            writer.appendNumber(size)
+            writer.append("\" clip-path=\"url(#")
+            writer.append(clip)
+            writer.append(")\" preserveAspectRatio=\"xMidYMid slice\"/>\n")
             textX += 20
         }
+        let lines = labeler.lines(for: member)
         let firstBaseline = box.y + (lines.count > 1 ? box.height / 2 - 3 : box.height / 2 + 4.5)
         for (index, line) in lines.enumerated() {
-            let baseline = index == 0 ? firstBaseline : firstBaseline + 16
-            group += "<text class=\"\(index == 0 ? "name" : "detail")\" x=\"\(number(textX))\" y=\"\(number(baseline))\" text-anchor=\"middle\">\(escape(line))</text>\n"
+            writer.append(index == 0 ? "<text class=\"name\" x=\"" : "<text class=\"detail\" x=\"")
+            writer.appendNumber(textX)
+            writer.append("\" y=\"")
+            writer.appendNumber(index == 0 ? firstBaseline : firstBaseline + 16)
+            writer.append("\" text-anchor=\"middle\">")
+            writer.appendEscaped(line)
+            writer.append("</text>\n")
         }
-        return group + "</g>\n"
+        writer.append("</g>\n")
     }
 
     /// Whether a `#rgb`/`#rrggbb` colour is light (dark text reads on it); nil for colour names.

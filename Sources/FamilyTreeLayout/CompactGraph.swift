@@ -1,0 +1,65 @@
+import FamilyTree
+
+/// The family graph as flat adjacency arrays (compressed rows) for the layout's hot loops:
+/// no array of arrays, so walking it neither allocates nor retains.
+struct CompactGraph {
+    /// A list per row, stored end to end: row `r` is `items[start[r]..<start[r + 1]]`.
+    struct Rows {
+        let start: [Int]
+        let items: [Int]
+
+        /// An empty table of `rows` rows.
+        init(rows: Int) {
+            start = Array(repeating: 0, count: rows + 1)
+            items = []
+        }
+
+        init(_ lists: [[Int]]) {
+            var start = [0]
+            start.reserveCapacity(lists.count + 1)
+            var items: [Int] = []
+            items.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+            for list in lists {
+                items.append(contentsOf: list)
+                start.append(items.count)
+            }
+            self.start = start
+            self.items = items
+        }
+
+        @inline(__always) func range(_ row: Int) -> Range<Int> { start[row]..<start[row + 1] }
+    }
+
+    /// First and second partner of each union; the second is -1 for a single parent.
+    let firstPartner: [Int]
+    let secondPartner: [Int]
+    /// Children of each union in sibling order.
+    let children: Rows
+    /// Unions of each member as a partner, in order.
+    let unionsOfMember: Rows
+    /// Unions each member is a child of.
+    let parentUnions: Rows
+    let primaryParentUnion: [Int]
+    /// Cross-bloodline parents and children of each member.
+    let crossParents: Rows
+    let crossChildren: Rows
+
+    init(_ topology: Topology, memberCount: Int) {
+        firstPartner = topology.partners.map { $0[0] }
+        secondPartner = topology.partners.map { $0.count > 1 ? $0[1] : -1 }
+        children = Rows(topology.children)
+        unionsOfMember = Rows(topology.unionsOfMember)
+        parentUnions = Rows(topology.parentUnions)
+        primaryParentUnion = topology.primaryParentUnion
+        var parents = Array(repeating: [Int](), count: memberCount)
+        var kids = Array(repeating: [Int](), count: memberCount)
+        for link in topology.crossLinks {
+            parents[link.child].append(link.parent)
+            kids[link.parent].append(link.child)
+        }
+        crossParents = Rows(parents)
+        crossChildren = Rows(kids)
+    }
+
+    var unionCount: Int { firstPartner.count }
+}

@@ -1,0 +1,94 @@
+/// A destination for rendered bytes, handed over in chunks of about 64 KiB, so that a drawing of a
+/// million members never has to sit in memory whole.
+public protocol RenderedOutput {
+    mutating func write(_ chunk: ArraySlice<UInt8>) throws
+}
+
+/// Collects rendered bytes in memory.
+public struct CollectedOutput: RenderedOutput {
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func write(_ chunk: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: chunk)
+    }
+
+    /// The bytes as text (the renderers write UTF-8).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Builds UTF-8 output in a buffer and passes it to a `RenderedOutput` whenever the buffer fills.
+struct ChunkedWriter<Output: RenderedOutput> {
+    private var buffer: [UInt8] = []
+    private(set) var output: Output
+    private static var chunkSize: Int { 1 << 16 }
+
+    init(_ output: Output) {
+        self.output = output
+        buffer.reserveCapacity(Self.chunkSize + 4096)
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+    }
+
+    /// `text` escaped for XML character data and double-quoted attributes.
+    mutating func appendEscaped(_ text: String) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): append("&amp;")
+            case UInt8(ascii: "<"): append("&lt;")
+            case UInt8(ascii: ">"): append("&gt;")
+            case UInt8(ascii: "\""): append("&quot;")
+            case UInt8(ascii: "'"): append("&#39;")
+            case UInt8(ascii: "\n"), UInt8(ascii: "\t"): buffer.append(UInt8(ascii: " "))
+            // Control characters are not allowed in XML 1.0: dropped.
+            case 0..<0x20: continue
+            default: buffer.append(byte)
+            }
+        }
+    }
+
+    /// A coordinate with at most one decimal and no trailing ".0", exactly as `Formatting.number`.
+    mutating func appendNumber(_ value: Double) {
+        let tenths = Int((value * 10).rounded())
+        if tenths < 0 { buffer.append(UInt8(ascii: "-")) }
+        let magnitude = tenths.magnitude
+        appendDigits(magnitude / 10)
+        if magnitude % 10 != 0 {
+            buffer.append(UInt8(ascii: "."))
+            buffer.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+        }
+    }
+
+    private mutating func appendDigits(_ value: UInt) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var remaining = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { storage in
+            repeat {
+                storage[19 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+                count += 1
+            } while remaining > 0
+            buffer.append(contentsOf: storage[(20 - count)...])
+        }
+    }
+
+    /// Hands the buffer on when it is full; call between records.
+    mutating func flushIfFull() throws {
+        if buffer.count >= Self.chunkSize { try flush() }
+    }
+
+    mutating func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try output.write(buffer[...])
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -51,9 +51,21 @@ func peakMemoryKB() -> Int {
     return usage.ru_maxrss
 }
 
+/// Writes rendered chunks to a file (here /dev/null), as `familytree render` writes its output file.
+struct FileOutput: RenderedOutput {
+    let handle: FileHandle
+    var bytes = 0
+
+    mutating func write(_ chunk: ArraySlice<UInt8>) throws {
+        bytes += chunk.count
+        try handle.write(contentsOf: chunk)
+    }
+}
+
 /// Child mode: lay out and render one size, print one line of JSON.
 func measure(members: Int, options: Options) {
     let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: options.seed).generate())
+    let graphPeak = peakMemoryKB()
     let labeler = Labeler()
     var best = (layout: Double.infinity, svg: Double.infinity)
     var layout: Layout?
@@ -63,15 +75,16 @@ func measure(members: Int, options: Options) {
         let start = now()
         let placed = LayeredLayout(labeler: labeler).place(graph)
         let middle = now()
-        let svg = SVGRenderer(labeler: labeler).render(placed, of: graph)
+        var output = FileOutput(handle: FileHandle(forWritingAtPath: "/dev/null")!)
+        try! SVGRenderer(labeler: labeler).render(placed, of: graph, to: &output)
         let end = now()
-        bytes = svg.utf8.count
+        bytes = output.bytes
         best = (min(best.layout, middle - start), min(best.svg, end - middle))
         layout = placed
     }
     let peak = peakMemoryKB()
     let metrics = LayoutMetrics.measure(layout!, of: graph)
-    print("{\"members\": \(members), \"layout\": \(best.layout), \"svg\": \(best.svg), \"peakKB\": \(peak), \"svgBytes\": \(bytes), \"crossings\": \(metrics.crossings), \"couples\": \(metrics.coupleAdjacencyPercent), \"birthOrder\": \(metrics.birthOrderPercent), \"overlaps\": \(metrics.overlaps)}")
+    print("{\"members\": \(members), \"layout\": \(best.layout), \"svg\": \(best.svg), \"peakKB\": \(peak), \"graphPeakKB\": \(graphPeak), \"svgBytes\": \(bytes), \"crossings\": \(metrics.crossings), \"couples\": \(metrics.coupleAdjacencyPercent), \"birthOrder\": \(metrics.birthOrderPercent), \"overlaps\": \(metrics.overlaps)}")
 }
 
 /// Runs a program with a time limit; returns its output, wall time and peak memory, or nil on timeout.

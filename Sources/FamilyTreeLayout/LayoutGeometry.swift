@@ -21,14 +21,19 @@ struct LayoutGeometry {
             layerTop.append(across)
             across += depth + gap
         }
-        let minimumAlong = graph.members.indices.map(placement.start(of:)).min() ?? 0
-        let alongShift = options.margin - minimumAlong
-        func along(_ member: Int) -> Double { placement.start(of: member) + alongShift }
-        func centre(_ member: Int) -> Double { along(member) + placement.alongSize[member] / 2 }
+        // Plain arrays, so the helpers below capture values rather than the whole placement.
+        let starts = graph.members.indices.map(placement.start(of:))
+        let alongShift = options.margin - (starts.min() ?? 0)
+        let alongs = starts.map { $0 + alongShift }
+        let alongSize = placement.alongSize
+        let acrossSize = placement.acrossSize
+        let topDown = options.direction == .topDown
+        func along(_ member: Int) -> Double { alongs[member] }
+        func centre(_ member: Int) -> Double { alongs[member] + alongSize[member] / 2 }
         func top(_ member: Int) -> Double { layerTop[layerOf[member]] }
-        func bottom(_ member: Int) -> Double { top(member) + placement.acrossSize[member] }
+        func bottom(_ member: Int) -> Double { layerTop[layerOf[member]] + acrossSize[member] }
         func point(_ along: Double, _ across: Double) -> Point {
-            options.direction == .topDown ? Point(x: along, y: across) : Point(x: across, y: along)
+            topDown ? Point(x: along, y: across) : Point(x: across, y: along)
         }
 
         var boxes: [Layout.MemberBox] = []
@@ -37,9 +42,9 @@ struct LayoutGeometry {
         var farAcross = 0.0
         for member in graph.members.indices {
             let corner = point(along(member), top(member))
-            let size = point(placement.alongSize[member], placement.acrossSize[member])
+            let size = point(alongSize[member], acrossSize[member])
             boxes.append(Layout.MemberBox(member: member, x: corner.x, y: corner.y, width: size.x, height: size.y, layer: layerOf[member]))
-            farAlong = max(farAlong, along(member) + placement.alongSize[member])
+            farAlong = max(farAlong, along(member) + alongSize[member])
             farAcross = max(farAcross, bottom(member))
         }
 
@@ -47,15 +52,15 @@ struct LayoutGeometry {
         var edges: [Layout.Edge] = []
         var unionAt: [(along: Double, across: Double)] = []
         for (union, partners) in topology.partners.enumerated() {
-            let ordered = partners.sorted { along($0) < along($1) }
+            let ordered = partners.count == 2 && along(partners[1]) < along(partners[0]) ? [partners[1], partners[0]] : partners
             let unionAlong = placement.unionAlong(union) + alongShift
             let unionAcross: Double
             if partners.count == 1 {
                 unionAcross = bottom(partners[0])
             } else if placement.partnersAreAdjacent(union) {
-                unionAcross = top(ordered[0]) + min(placement.acrossSize[ordered[0]], placement.acrossSize[ordered[1]]) / 2
+                unionAcross = top(ordered[0]) + min(acrossSize[ordered[0]], acrossSize[ordered[1]]) / 2
                 edges.append(Layout.Edge(kind: .partner, from: .member(ordered[0]), to: .member(ordered[1]), points: [
-                    point(along(ordered[0]) + placement.alongSize[ordered[0]], unionAcross), point(along(ordered[1]), unionAcross),
+                    point(along(ordered[0]) + alongSize[ordered[0]], unionAcross), point(along(ordered[1]), unionAcross),
                 ]))
             } else {
                 unionAcross = max(bottom(partners[0]), bottom(partners[1])) + gap / 4
@@ -66,7 +71,9 @@ struct LayoutGeometry {
                 }
             }
             unionAt.append((unionAlong, unionAcross))
-            let drawn = topology.children[union].filter { topology.primaryParentUnion[$0] == union }.sorted { along($0) < along($1) }
+            var drawn = topology.children[union].filter { topology.primaryParentUnion[$0] == union }
+            // Siblings in one layer are already in order; only children in several layers need sorting.
+            if zip(drawn, drawn.dropFirst()).contains(where: { along($0) > along($1) }) { drawn.sort { along($0) < along($1) } }
             unionPoints.append(Layout.UnionPoint(union: union, x: point(unionAlong, unionAcross).x, y: point(unionAlong, unionAcross).y, partners: ordered, children: drawn))
         }
 

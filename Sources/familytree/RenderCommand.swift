@@ -83,18 +83,18 @@ struct RenderCommand: ParsableCommand {
         }
         let labeler = Labeler(format: label, today: try todayDayNumber())
         let chosenFormat = format ?? (output == "-" ? .svg : OutputFormat(fileName: output)!)
-        let text: String
         if chosenFormat == .dot {
-            text = DOTWriter(labeler: labeler).structure(graph, direction: direction)
-        } else {
-            let layout = LayeredLayout(labeler: labeler, direction: direction).place(graph)
-            switch chosenFormat {
-            case .svg: text = SVGRenderer(labeler: labeler).render(layout, of: graph)
-            case .dotPositioned: text = DOTWriter(labeler: labeler).positioned(layout, of: graph)
-            case .layoutJSON, .dot: text = LayoutJSONWriter.render(layout, of: graph)
-            }
+            try TreeFiles.write(DOTWriter(labeler: labeler).structure(graph, direction: direction), to: output)
+            return
         }
-        try TreeFiles.write(text, to: output)
+        let layout = LayeredLayout(labeler: labeler, direction: direction).place(graph)
+        switch chosenFormat {
+        case .svg:
+            // Streamed: a million-member chart never sits in memory as one string.
+            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler).render(layout, of: graph, to: &$0) }
+        case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
+        case .layoutJSON, .dot: try TreeFiles.write(LayoutJSONWriter.render(layout, of: graph), to: output)
+        }
     }
 
     /// `--today` as a day number, or the current UTC date: the library never reads the clock.

@@ -1,4 +1,5 @@
 import FamilyTree
+import FamilyTreeRender
 import Foundation
 
 /// Reading tree files (or standard input) and writing output atomically.
@@ -22,15 +23,32 @@ enum TreeFiles {
     /// Writes `text` to `path` (standard output for `-`): a temporary file beside the target,
     /// then a rename, so the target is never half-written.
     static func write(_ text: String, to path: String) throws(CLIError) {
+        try write(to: path) { output in try output.write(Array(text.utf8)[...]) }
+    }
+
+    /// Writes what `produce` hands to its output, chunk by chunk, to `path` (standard output for
+    /// `-`): into a temporary file beside the target, renamed over it only when all went well.
+    static func write(to path: String, _ produce: (inout FileOutput) throws -> Void) throws(CLIError) {
         if path == "-" {
-            Console.output(text)
+            var output = FileOutput(handle: FileHandle.standardOutput)
+            do { try produce(&output) } catch { throw .fileAccess(path: "<stdout>", reason: "cannot be written (\(error.localizedDescription))") }
             return
         }
         let target = URL(fileURLWithPath: path)
         let directory = target.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
-            try Data(text.utf8).write(to: temporary)
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil), let handle = FileHandle(forWritingAtPath: temporary.path) else {
+                throw CLIError.fileAccess(path: path, reason: "cannot be written (no such directory, or no permission)")
+            }
+            var output = FileOutput(handle: handle)
+            do {
+                try produce(&output)
+                try handle.close()
+            } catch {
+                try? handle.close()
+                throw error
+            }
             if let attributes = try? FileManager.default.attributesOfItem(atPath: path), let permissions = attributes[.posixPermissions] {
                 try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
             }
@@ -44,5 +62,14 @@ enum TreeFiles {
             try? FileManager.default.removeItem(at: temporary)
             throw .fileAccess(path: path, reason: "cannot be written (\(error.localizedDescription))")
         }
+    }
+}
+
+/// Rendered output written straight to a file handle.
+struct FileOutput: RenderedOutput {
+    let handle: FileHandle
+
+    mutating func write(_ chunk: ArraySlice<UInt8>) throws {
+        try handle.write(contentsOf: chunk)
     }
 }

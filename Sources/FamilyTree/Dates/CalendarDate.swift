@@ -3,9 +3,18 @@
 /// Phones store many birthdays as a month and day without a year, so `year` is optional
 /// on its own: `CalendarDate(month: 2, day: 29)` is a valid birthday.
 public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
-    public var year: Int?
-    public var month: Int?
-    public var day: Int?
+    // Packed into 8 bytes: a tree of a million members carries two dates each.
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+    private static let noYear = Int32.min
+
+    /// The year, when known.
+    public var year: Int? { storedYear == CalendarDate.noYear ? nil : Int(storedYear) }
+    /// The month (1–12), when known.
+    public var month: Int? { storedMonth == 0 ? nil : Int(storedMonth) }
+    /// The day of the month, when known.
+    public var day: Int? { storedDay == 0 ? nil : Int(storedDay) }
 
     /// Creates a date; returns `nil` when the parts do not name a real (partial) day.
     public init?(year: Int? = nil, month: Int? = nil, day: Int? = nil) {
@@ -18,9 +27,9 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
             let limit = year.map { CalendarDate.daysIn(month: month, year: $0) } ?? CalendarDate.daysIn(month: month, year: 2000)
             guard (1...limit).contains(day) else { return nil }
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = year.map(Int32.init) ?? CalendarDate.noYear
+        storedMonth = month.map(UInt8.init) ?? 0
+        storedDay = day.map(UInt8.init) ?? 0
     }
 
     /// Whether year, month and day are all known.

@@ -10,7 +10,8 @@ public struct TreeDocument: Sendable {
     /// Problems found while reading fields.
     public var problems: [TreeProblem]
 
-    /// Where each member, union and connection stands in the file (parallel arrays).
+    /// Where each member, union and connection stands in the file, parallel to the records; empty
+    /// for a document built in code, whose locations are its array positions.
     public var memberLocations: [TreeLocation]
     public var unionLocations: [TreeLocation]
     public var connectionLocations: [TreeLocation]
@@ -21,9 +22,24 @@ public struct TreeDocument: Sendable {
         self.unions = unions
         self.crossBloodlineConnections = crossBloodlineConnections
         self.problems = []
-        self.memberLocations = members.indices.map { TreeLocation(path: "members[\($0)]") }
-        self.unionLocations = unions.indices.map { TreeLocation(path: "unions[\($0)]") }
-        self.connectionLocations = crossBloodlineConnections.indices.map { TreeLocation(path: "crossBloodlineConnections[\($0)]") }
+        self.memberLocations = []
+        self.unionLocations = []
+        self.connectionLocations = []
+    }
+
+    /// Where the member at `index` stands in the file.
+    public func location(ofMember index: Int) -> TreeLocation {
+        index < memberLocations.count ? memberLocations[index] : TreeLocation(path: "members[\(index)]")
+    }
+
+    /// Where the union at `index` stands in the file.
+    public func location(ofUnion index: Int) -> TreeLocation {
+        index < unionLocations.count ? unionLocations[index] : TreeLocation(path: "unions[\(index)]")
+    }
+
+    /// Where the cross-bloodline connection at `index` stands in the file.
+    public func location(ofConnection index: Int) -> TreeLocation {
+        index < connectionLocations.count ? connectionLocations[index] : TreeLocation(path: "crossBloodlineConnections[\(index)]")
     }
 
     init(

@@ -8,8 +8,8 @@ public struct FamilyGraph: Sendable {
     public let crossBloodlineConnections: [CrossBloodlineConnection]
     /// The same graph as indices.
     public let topology: Topology
-    /// Where each member stands in the source file, parallel to `members`.
-    public let memberLocations: [TreeLocation]
+    /// Where each member stands in the source file (empty for a graph built in code).
+    private let memberLocations: [TreeLocation]
     private let indexByID: [Member.ID: Int]
 
     /// Validates `document` and builds the graph, or throws every problem found.
@@ -33,6 +33,11 @@ public struct FamilyGraph: Sendable {
     /// Parses and validates tree.json bytes; `file` names the source in error messages.
     public init(json bytes: [UInt8], file: String? = nil) throws(FamilyTreeError) {
         try self.init(document: try TreeDocument(json: bytes, file: file), file: file)
+    }
+
+    /// Where the member at `index` stands in the source file.
+    public func location(ofMemberAt index: Int) -> TreeLocation {
+        index < memberLocations.count ? memberLocations[index] : TreeLocation(path: "members[\(index)]")
     }
 
     /// The position of the member with `id` in `members`.

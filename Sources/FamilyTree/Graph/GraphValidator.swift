@@ -20,7 +20,7 @@ struct GraphValidator {
         indexByID.reserveCapacity(members.count)
         for (position, member) in members.enumerated() {
             if let first = indexByID[member.id] {
-                problems.append(TreeProblem(.duplicateID, "duplicate member id \"\(member.id)\" (first used at \(document.memberLocations[first]))", ids: [member.id], at: document.memberLocations[position]))
+                problems.append(TreeProblem(.duplicateID, "duplicate member id \"\(member.id)\" (first used at \(document.location(ofMember: first)))", ids: [member.id], at: document.location(ofMember: position)))
             } else {
                 indexByID[member.id] = position
             }
@@ -32,11 +32,10 @@ struct GraphValidator {
         var partners: [[Int]] = []
         var children: [[Int]] = []
         var childKinds: [[ChildKind]] = []
-        var unionLocations: [TreeLocation] = []
         for (position, union) in document.unions.enumerated() {
-            let location = document.unionLocations[position]
+            let location = document.location(ofUnion: position)
             if let first = unionIDs[union.id] {
-                problems.append(TreeProblem(.duplicateID, "duplicate union id \"\(union.id)\" (first used at \(document.unionLocations[first]))", ids: [union.id], at: location))
+                problems.append(TreeProblem(.duplicateID, "duplicate union id \"\(union.id)\" (first used at \(document.location(ofUnion: first)))", ids: [union.id], at: location))
                 continue
             }
             unionIDs[union.id] = position
@@ -81,7 +80,6 @@ struct GraphValidator {
             partners.append(partnerIndices)
             children.append(order.map { childIndices[$0] })
             childKinds.append(order.map { kinds[$0] })
-            unionLocations.append(location)
         }
 
         var unionsOfMember = Array(repeating: [Int](), count: members.count)
@@ -112,7 +110,7 @@ struct GraphValidator {
                 for partner in partners[union] where !birthParents.contains(partner) { birthParents.append(partner) }
             }
             if birthParents.count > 2 {
-                problems.append(TreeProblem(.tooManyBirthParents, "\(describe(member)) has \(birthParents.count) birth parents: \(birthParents.map(describe).joined(separator: ", ")); mark the others adopted, step or foster", ids: [members[member].id] + birthParents.map { members[$0].id }, at: document.memberLocations[member]))
+                problems.append(TreeProblem(.tooManyBirthParents, "\(describe(member)) has \(birthParents.count) birth parents: \(birthParents.map(describe).joined(separator: ", ")); mark the others adopted, step or foster", ids: [members[member].id] + birthParents.map { members[$0].id }, at: document.location(ofMember: member)))
             }
         }
 
@@ -120,7 +118,7 @@ struct GraphValidator {
         var crossLinks: [Topology.CrossLink] = []
         var seenLinks: Set<Topology.CrossLink> = []
         for (position, connection) in document.crossBloodlineConnections.enumerated() {
-            let location = document.connectionLocations[position]
+            let location = document.location(ofConnection: position)
             let child = indexByID[connection.fromChild]
             let parent = indexByID[connection.toNewParent]
             if child == nil {
@@ -146,7 +144,7 @@ struct GraphValidator {
         )
         for cycle in AncestryCycles.find(in: topology, memberCount: members.count) {
             let path = (cycle + [cycle[0]]).map(describe).joined(separator: " → ")
-            problems.append(TreeProblem(.ancestryCycle, "a person cannot be their own ancestor: \(path)", ids: cycle.map { members[$0].id }, at: document.memberLocations[cycle[0]]))
+            problems.append(TreeProblem(.ancestryCycle, "a person cannot be their own ancestor: \(path)", ids: cycle.map { members[$0].id }, at: document.location(ofMember: cycle[0])))
         }
         return Result(unions: unions, topology: topology, indexByID: indexByID)
     }

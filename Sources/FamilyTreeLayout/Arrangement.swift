@@ -124,6 +124,9 @@ struct Arrangement {
     /// order with the fewest crossings seen after any half-sweep.
     mutating func reduceCrossings(sweeps: Int) {
         guard layers.count > 1 else { return }
+        // Local improvement of the first order, before any sweep can move it away.
+        transpose(passes: 4)
+        sift(window: 64)
         var best = (layers: layers, units: unitMemberList, crossings: countCrossings())
         var roundsWithoutGain = 0
         for _ in 0..<sweeps {
@@ -134,6 +137,7 @@ struct Arrangement {
                 } else {
                     for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
                     transpose(passes: 4)
+                    sift(window: 64)
                 }
                 let crossings = countCrossings()
                 if crossings < best.crossings {

@@ -75,6 +75,68 @@ extension Arrangement {
         return count
     }
 
+    /// Windowed sifting: moves each unit to the place within `window` positions where it crosses
+    /// least, even past neighbours a single swap would not pass; never across a sibling-order constraint.
+    mutating func sift(window: Int) {
+        for layer in layers.indices where layers[layer].count > 2 { siftLayer(layer, window: window) }
+    }
+
+    private mutating func siftLayer(_ layer: Int, window: Int) {
+        var units = layers[layer]
+        let ends = neighbourEnds(units, layer: layer)
+        var row = Array(units.indices)
+        var moved = false
+        // Visit units in their original order; find each one's current position as we go.
+        var positionOfRow = Array(units.indices)
+        for origin in 0..<units.count {
+            let current = positionOfRow[origin]
+            let unit = units[current]
+            // The crossing change of putting this unit on the other side of each neighbour in turn.
+            var bestDelta = 0
+            var bestPosition = current
+            var delta = 0
+            var position = current
+            while position > 0, current - position < window {
+                let other = units[position - 1]
+                if mustPrecede.contains(unit, inRow: other) { break }
+                let (a, b) = (row[position - 1], origin)
+                delta += Arrangement.inversions(ends.upper, b, a) + Arrangement.inversions(ends.lower, b, a)
+                    - Arrangement.inversions(ends.upper, a, b) - Arrangement.inversions(ends.lower, a, b)
+                position -= 1
+                if delta < bestDelta { bestDelta = delta; bestPosition = position }
+            }
+            delta = 0
+            position = current
+            while position < units.count - 1, position - current < window {
+                let other = units[position + 1]
+                if mustPrecede.contains(other, inRow: unit) { break }
+                let (a, b) = (origin, row[position + 1])
+                delta += Arrangement.inversions(ends.upper, b, a) + Arrangement.inversions(ends.lower, b, a)
+                    - Arrangement.inversions(ends.upper, a, b) - Arrangement.inversions(ends.lower, a, b)
+                position += 1
+                if delta < bestDelta { bestDelta = delta; bestPosition = position }
+            }
+            guard bestPosition != current else { continue }
+            // Shift the units in between by one place: at most `window` moves, never the whole layer.
+            let step = bestPosition > current ? 1 : -1
+            var index = current
+            while index != bestPosition {
+                units[index] = units[index + step]
+                row[index] = row[index + step]
+                positionOfRow[row[index]] = index
+                index += step
+            }
+            units[bestPosition] = unit
+            row[bestPosition] = origin
+            positionOfRow[origin] = bestPosition
+            moved = true
+        }
+        if moved {
+            layers[layer] = units
+            updateSlots(layer: layer)
+        }
+    }
+
     private mutating func transposeLayer(_ layer: Int) -> Bool {
         var units = layers[layer]
         let ends = neighbourEnds(units, layer: layer)

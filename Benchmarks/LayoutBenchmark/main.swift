@@ -1,7 +1,7 @@
 // The layout benchmark: familytree's layout and SVG against Graphviz dot on the same generated trees.
 //
 //   swift run -c release familytree-benchmark                      # the README's table
-//   swift run -c release familytree-benchmark --sizes 1000,5000 --dot-max-members 5000
+//   swift run -c release familytree-benchmark --sizes 1000,5000 --dot-max-members 5000 --quality-seeds 1,2
 //
 // Each size runs in a fresh child process (so its peak memory is its own): it generates the tree
 // (not timed), then times layout + SVG in process. dot gets the same graph as structure DOT, runs
@@ -19,6 +19,8 @@ struct Options {
     var dotTimeLimit = 120.0
     var repeats = 3
     var measureOnly: Int?
+    var qualitySizes = [1_000, 5_000]
+    var qualitySeeds: [UInt64] = [1, 2, 3, 4, 5]
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -30,6 +32,8 @@ struct Options {
             case "--dot-time-limit": dotTimeLimit = Double(iterator.next() ?? "") ?? dotTimeLimit
             case "--repeats": repeats = max(1, Int(iterator.next() ?? "") ?? repeats)
             case "--measure": measureOnly = Int(iterator.next() ?? "")
+            case "--quality-sizes": qualitySizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+            case "--quality-seeds": qualitySeeds = (iterator.next() ?? "").split(separator: ",").compactMap { UInt64($0) }
             default:
                 FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
                 exit(2)
@@ -171,3 +175,28 @@ if let first = times.first, let last = times.last, last.members > first.members,
     print(String(format: "familytree time grows as members^%.2f from %d to %d members.", exponent, first.members, last.members))
 }
 print("familytree keeps every couple adjacent and every sibling group in birth order (hard constraints).")
+
+// Crossings depend a lot on the tree: compare on several seeds and give the ratio of the totals.
+if let dotPath, !options.qualitySizes.isEmpty, !options.qualitySeeds.isEmpty {
+    print("")
+    print("Crossings over seeds \(options.qualitySeeds.map(String.init).joined(separator: ", ")):")
+    print("")
+    print("| members | seed | familytree crossings | dot crossings | ratio |")
+    print("|---:|---:|---:|---:|---:|")
+    for members in options.qualitySizes {
+        var totals = (ours: 0, dot: 0)
+        for seed in options.qualitySeeds {
+            let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: seed).generate())
+            let ours = LayoutMetrics.measure(LayeredLayout(labeler: Labeler()).place(graph), of: graph).crossings
+            guard let run = runLimited(dotPath, ["-Tplain"], input: DOTWriter().structure(graph), limit: options.dotTimeLimit),
+                  let drawing = try? GraphvizPlainReader.drawing(fromPlain: run.output, of: graph) else {
+                print("| \(members) | \(seed) | \(ours) | > \(Int(options.dotTimeLimit)) s | |")
+                continue
+            }
+            let dot = LayoutMetrics.measure(drawing, of: graph).crossings
+            totals = (totals.ours + ours, totals.dot + dot)
+            print("| \(members) | \(seed) | \(ours) | \(dot) | \(String(format: "%.2f", Double(ours) / Double(max(dot, 1)))) |")
+        }
+        print("| \(members) | all | \(totals.ours) | \(totals.dot) | \(String(format: "%.2f", Double(totals.ours) / Double(max(totals.dot, 1)))) |")
+    }
+}

@@ -136,9 +136,9 @@ struct Arrangement {
                     for layer in 1..<layers.count { reorder(layer: layer, towardParents: true) }
                 } else {
                     for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
-                    transpose(passes: 4)
-                    sift(window: 64)
                 }
+                transpose(passes: 4)
+                sift(window: 64)
                 let crossings = countCrossings()
                 if crossings < best.crossings {
                     best = (layers, unitMemberList, crossings)

@@ -125,8 +125,7 @@ struct Arrangement {
     mutating func reduceCrossings(sweeps: Int) {
         guard layers.count > 1 else { return }
         // Local improvement of the first order, before any sweep can move it away.
-        transpose(passes: 4)
-        sift(window: 64)
+        improveLocally(passes: 4, window: 64)
         var best = (layers: layers, units: unitMemberList, crossings: countCrossings())
         var roundsWithoutGain = 0
         for _ in 0..<sweeps {
@@ -136,9 +135,8 @@ struct Arrangement {
                     for layer in 1..<layers.count { reorder(layer: layer, towardParents: true) }
                 } else {
                     for layer in stride(from: layers.count - 2, through: 0, by: -1) { reorder(layer: layer, towardParents: false) }
+                    improveLocally(passes: 4, window: 64)
                 }
-                transpose(passes: 4)
-                sift(window: 64)
                 let crossings = countCrossings()
                 if crossings < best.crossings {
                     best = (layers, unitMemberList, crossings)
@@ -146,7 +144,7 @@ struct Arrangement {
                 }
             }
             roundsWithoutGain = gained ? 0 : roundsWithoutGain + 1
-            if roundsWithoutGain == 2 { break }
+            if roundsWithoutGain == 1 { break }
         }
         layers = best.layers
         unitMemberList = best.units

@@ -2,16 +2,25 @@ import FamilyTree
 
 /// Transposition: swapping neighbouring units where that removes crossings.
 extension Arrangement {
-    /// Swaps neighbouring units of each layer while that removes crossings with the layers above and
-    /// below; never across a sibling-order constraint.
-    mutating func transpose(passes: Int) {
+    /// Local improvement of every layer: transposition (swapping neighbouring units while that
+    /// removes crossings with the layers above and below), then windowed sifting (moving each unit to
+    /// the place within `window` positions where it crosses least, even past neighbours a single swap
+    /// would not pass) once per layer. Never across a sibling-order constraint. Transposition visits a
+    /// layer again only when it or a neighbouring layer changed.
+    mutating func improveLocally(passes: Int, window: Int) {
+        var dirty = Array(repeating: true, count: layers.count)
         for _ in 0..<passes {
-            var improved = false
-            for layer in layers.indices where layers[layer].count > 1 {
-                improved = transposeLayer(layer) || improved
+            var changedAny = false
+            for layer in layers.indices where dirty[layer] {
+                dirty[layer] = false
+                guard layers[layer].count > 1, improveLayer(layer, window: 0) else { continue }
+                changedAny = true
+                if layer > 0 { dirty[layer - 1] = true }
+                if layer + 1 < layers.count { dirty[layer + 1] = true }
             }
-            if !improved { break }
+            if !changedAny { break }
         }
+        for layer in layers.indices where layers[layer].count > 2 { _ = improveLayer(layer, window: window) }
     }
 
     /// Each unit's line ends in the layers above (union positions, doubled) and below (child slots),
@@ -75,19 +84,39 @@ extension Arrangement {
         return count
     }
 
-    /// Windowed sifting: moves each unit to the place within `window` positions where it crosses
-    /// least, even past neighbours a single swap would not pass; never across a sibling-order constraint.
-    mutating func sift(window: Int) {
-        for layer in layers.indices where layers[layer].count > 2 { siftLayer(layer, window: window) }
-    }
-
-    private mutating func siftLayer(_ layer: Int, window: Int) {
+    /// Transposition then sifting on one layer; returns whether its order changed.
+    private mutating func improveLayer(_ layer: Int, window: Int) -> Bool {
         var units = layers[layer]
+        // Line ends belong to the adjacent layers, which stay put while this layer is reordered.
         let ends = neighbourEnds(units, layer: layer)
+        // `row[position]` says whose line ends stand at that position now.
         var row = Array(units.indices)
-        var moved = false
-        // Visit units in their original order; find each one's current position as we go.
-        var positionOfRow = Array(units.indices)
+        func swapCost(_ a: Int, _ b: Int) -> Int {
+            Arrangement.inversions(ends.upper, a, b) + Arrangement.inversions(ends.lower, a, b)
+        }
+        var changed = false
+        var improved = true
+        var rounds = 0
+        while improved, rounds < 8 {
+            improved = false
+            rounds += 1
+            for index in 0..<(units.count - 1) {
+                guard !mustPrecede.contains(units[index + 1], inRow: units[index]) else { continue }
+                let (a, b) = (row[index], row[index + 1])
+                if swapCost(b, a) < swapCost(a, b) {
+                    units.swapAt(index, index + 1)
+                    row.swapAt(index, index + 1)
+                    improved = true
+                    changed = true
+                }
+            }
+        }
+        guard window > 0, units.count > 2 else {
+            if changed { layers[layer] = units; updateSlots(layer: layer) }
+            return changed
+        }
+        var positionOfRow = Array(repeating: 0, count: units.count)
+        for (position, origin) in row.enumerated() { positionOfRow[origin] = position }
         for origin in 0..<units.count {
             let current = positionOfRow[origin]
             let unit = units[current]
@@ -97,22 +126,18 @@ extension Arrangement {
             var delta = 0
             var position = current
             while position > 0, current - position < window {
-                let other = units[position - 1]
-                if mustPrecede.contains(unit, inRow: other) { break }
-                let (a, b) = (row[position - 1], origin)
-                delta += Arrangement.inversions(ends.upper, b, a) + Arrangement.inversions(ends.lower, b, a)
-                    - Arrangement.inversions(ends.upper, a, b) - Arrangement.inversions(ends.lower, a, b)
+                if mustPrecede.contains(unit, inRow: units[position - 1]) { break }
+                let other = row[position - 1]
+                delta += swapCost(origin, other) - swapCost(other, origin)
                 position -= 1
                 if delta < bestDelta { bestDelta = delta; bestPosition = position }
             }
             delta = 0
             position = current
             while position < units.count - 1, position - current < window {
-                let other = units[position + 1]
-                if mustPrecede.contains(other, inRow: unit) { break }
-                let (a, b) = (origin, row[position + 1])
-                delta += Arrangement.inversions(ends.upper, b, a) + Arrangement.inversions(ends.lower, b, a)
-                    - Arrangement.inversions(ends.upper, a, b) - Arrangement.inversions(ends.lower, a, b)
+                if mustPrecede.contains(units[position + 1], inRow: unit) { break }
+                let other = row[position + 1]
+                delta += swapCost(other, origin) - swapCost(origin, other)
                 position += 1
                 if delta < bestDelta { bestDelta = delta; bestPosition = position }
             }
@@ -129,44 +154,13 @@ extension Arrangement {
             units[bestPosition] = unit
             row[bestPosition] = origin
             positionOfRow[origin] = bestPosition
-            moved = true
+            changed = true
         }
-        if moved {
+        if changed {
             layers[layer] = units
             updateSlots(layer: layer)
         }
-    }
-
-    private mutating func transposeLayer(_ layer: Int) -> Bool {
-        var units = layers[layer]
-        let ends = neighbourEnds(units, layer: layer)
-        // Ends stay put; `row[position]` says which unit's ends stand at that position now.
-        var row = Array(units.indices)
-        var improvedAny = false
-        var improved = true
-        var rounds = 0
-        while improved, rounds < 8 {
-            improved = false
-            rounds += 1
-            for index in 0..<(units.count - 1) {
-                let (left, right) = (units[index], units[index + 1])
-                guard !mustPrecede.contains(right, inRow: left) else { continue }
-                let (a, b) = (row[index], row[index + 1])
-                let now = Arrangement.inversions(ends.upper, a, b) + Arrangement.inversions(ends.lower, a, b)
-                let swapped = Arrangement.inversions(ends.upper, b, a) + Arrangement.inversions(ends.lower, b, a)
-                if swapped < now {
-                    units.swapAt(index, index + 1)
-                    row.swapAt(index, index + 1)
-                    improved = true
-                    improvedAny = true
-                }
-            }
-        }
-        if improvedAny {
-            layers[layer] = units
-            updateSlots(layer: layer)
-        }
-        return improvedAny
+        return changed
     }
 }
 

@@ -81,7 +81,7 @@ struct LayoutGeometry {
         // Each union's children share one bus; buses whose spans overlap get separate tracks, so
         // one family's line is never drawn on top of another's.
         var buses = BusTracks()
-        var pending: [(kind: Layout.EdgeKind, from: Layout.Endpoint, start: (along: Double, across: Double), child: Int, bus: Int)] = []
+        var pending: [(kind: Layout.EdgeKind, from: Layout.Endpoint, start: (along: Double, across: Double), startLayer: Int, child: Int, bus: Int)] = []
         for (union, children) in topology.children.enumerated() {
             var busOfLayer: [Int: Int] = [:]
             for child in children {
@@ -95,19 +95,32 @@ struct LayoutGeometry {
                     bus = buses.add(layer: layer, from: unionAt[union].along, to: centre(child))
                     if isPrimary { busOfLayer[layer] = bus }
                 }
-                pending.append((isPrimary ? .child : .otherParent, .union(union), unionAt[union], child, bus))
+                pending.append((isPrimary ? .child : .otherParent, .union(union), unionAt[union], topology.partners[union].map { layerOf[$0] }.max()!, child, bus))
             }
         }
         for link in topology.crossLinks {
             let bus = buses.add(layer: layerOf[link.child], from: centre(link.parent), to: centre(link.child))
-            pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), link.child, bus))
+            pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), layerOf[link.parent], link.child, bus))
         }
         let busOffsets = buses.offsets(spread: gap * 0.45, maximumStep: 8)
+        // A line to a child more than one generation down passes each layer between through a gap
+        // between boxes, never through a box.
+        let rows = LayerRows(layers: arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) } }, along: alongs, size: alongSize)
         for line in pending {
             let busAcross = top(line.child) - gap / 2 + gap * 0.05 + busOffsets[line.bus]
             var points = [point(line.start.along, line.start.across)]
-            if line.start.across < busAcross { points.append(point(line.start.along, busAcross)) }
-            if centre(line.child) != line.start.along { points.append(point(centre(line.child), busAcross)) }
+            var along = line.start.along
+            if line.startLayer + 1 < layerOf[line.child] {
+                for layer in (line.startLayer + 1)..<layerOf[line.child] {
+                    let passage = rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
+                    let above = layerTop[layer] - gap / 2 + gap * 0.05 + busOffsets[line.bus]
+                    points.append(point(along, above))
+                    if passage != along { points.append(point(passage, above)) }
+                    along = passage
+                }
+            }
+            if line.start.across < busAcross || points.count > 1 { points.append(point(along, busAcross)) }
+            if centre(line.child) != along { points.append(point(centre(line.child), busAcross)) }
             points.append(point(centre(line.child), top(line.child)))
             edges.append(Layout.Edge(kind: line.kind, from: line.from, to: .member(line.child), points: points))
         }
@@ -160,5 +173,37 @@ struct BusTracks {
             for bus in buses { result[bus] = (Double(trackOf[bus]!) - Double(trackEnds.count - 1) / 2) * step }
         }
         return result
+    }
+}
+
+/// The boxes of each layer as intervals along it, for finding a way through a layer.
+struct LayerRows {
+    private var low: [[Double]] = []
+    private var high: [[Double]] = []
+
+    init(layers: [[Int]], along: [Double], size: [Double]) {
+        for members in layers {
+            low.append(members.map { along[$0] })
+            high.append(members.map { along[$0] + size[$0] })
+        }
+    }
+
+    /// The position nearest to `position` where a line crosses `layer` without touching a box,
+    /// keeping `clearance` from boxes where the gap allows.
+    func freeAlong(near position: Double, inLayer layer: Int, clearance: Double) -> Double {
+        let (lows, highs) = (low[layer], high[layer])
+        guard !lows.isEmpty else { return position }
+        // The first box whose right edge is not left of the position.
+        var first = 0
+        var last = highs.count
+        while first < last {
+            let middle = (first + last) / 2
+            if highs[middle] + clearance < position { first = middle + 1 } else { last = middle }
+        }
+        guard first < lows.count, lows[first] - clearance <= position else { return position }
+        // Inside (or too close to) box `first`: the middle of the gap on either side, whichever is nearer.
+        let left = first == 0 ? lows[0] - clearance : (highs[first - 1] + lows[first]) / 2
+        let right = first == lows.count - 1 ? highs[first] + clearance : (highs[first] + lows[first + 1]) / 2
+        return position - left <= right - position ? left : right
     }
 }

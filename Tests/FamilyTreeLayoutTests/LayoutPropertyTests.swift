@@ -52,6 +52,24 @@ func layoutViolations(_ layout: Layout, of graph: FamilyGraph) -> [String] {
     return broken
 }
 
+/// Lines that pass through a member's box (boxes are checked strictly inside, so touching an end is fine).
+func linesThroughBoxes(_ layout: Layout) -> [String] {
+    var broken: [String] = []
+    for edge in layout.edges {
+        for (a, b) in zip(edge.points, edge.points.dropFirst()) {
+            let (lowX, highX, lowY, highY) = (min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y))
+            for box in layout.boxes where box.x + 0.5 < highX + (lowX == highX ? 1 : 0) && lowX < box.x + box.width - 0.5
+                && box.y + 0.5 < highY + (lowY == highY ? 1 : 0) && lowY < box.y + box.height - 0.5 {
+                // A vertical or horizontal segment overlapping the box's interior.
+                let crossesInterior = (lowX == highX && lowX > box.x + 0.5 && lowX < box.x + box.width - 0.5)
+                    || (lowY == highY && lowY > box.y + 0.5 && lowY < box.y + box.height - 0.5)
+                if crossesInterior { broken.append("\(edge.kind) line \(edge.from)->\(edge.to) passes through box of member \(box.member)") }
+            }
+        }
+    }
+    return broken
+}
+
 @Suite struct LayoutPropertyTests {
     /// 200 generated trees of 2 to 400 members, fixed seeds.
     static let seeds: [UInt64] = Array(1...200)
@@ -64,6 +82,10 @@ func layoutViolations(_ layout: Layout, of graph: FamilyGraph) -> [String] {
         let broken = layoutViolations(layout, of: graph)
         #expect(broken.isEmpty, "seed \(seed), \(size) members: \(broken.prefix(5))")
         #expect(LayeredLayout().place(graph) == layout, "deterministic")
+        if seed % 4 == 0 {
+            let through = linesThroughBoxes(layout)
+            #expect(through.isEmpty, "seed \(seed): \(through.prefix(3))")
+        }
     }
 
     @Test(arguments: LayoutDirection.allCases)

@@ -16,7 +16,7 @@ struct Options {
     var sizes = [1_000, 5_000, 10_000, 100_000, 1_000_000]
     var seed: UInt64 = 1
     var dotMaxMembers = 10_000
-    var dotTimeLimit = 120.0
+    var dotTimeLimit = 180.0
     var repeats = 3
     var measureOnly: Int?
     var qualitySizes = [1_000, 5_000]

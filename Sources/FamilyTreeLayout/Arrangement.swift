@@ -25,7 +25,17 @@ struct Arrangement {
     /// Scratch: each unit's position in its layer while that layer is reordered.
     var rankInLayer: [Int]
 
-    init(graph: FamilyGraph, compact: CompactGraph, layering: Layering) {
+    /// How the founders' trees are ordered before anything else.
+    enum StartingOrder: Hashable {
+        /// Trees joined by links next to each other (greedy insertion), repeated while it helps.
+        case arranged
+        /// The same arrangement, mirrored.
+        case mirrored
+        /// The trees in an order shuffled by a fixed seed, for a different start.
+        case shuffled(UInt64)
+    }
+
+    init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, start: StartingOrder = .arranged) {
         self.graph = graph
         self.compact = compact
         self.layering = layering
@@ -55,7 +65,7 @@ struct Arrangement {
         layerSizes = sizes
         layers = Array(repeating: [], count: layering.layerCount)
         slot = Array(repeating: 0, count: memberCount)
-        layers = initialOrder()
+        layers = initialOrder(start)
         for layer in layers.indices { enforceConstraints(layer: layer) }
         updateSlots()
     }

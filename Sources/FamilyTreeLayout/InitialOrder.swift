@@ -4,8 +4,19 @@ import FamilyTree
 /// with the founders' trees arranged so that trees joined by marriages and cross-bloodline links
 /// stand next to each other, on the sides where the links are.
 extension Arrangement {
-    func initialOrder() -> [[Int]] {
-        let roots = (0..<unitCount).filter { unit in unitRange(unit).allSatisfy { compact.primaryParentUnion[unitMemberList[$0]] == -1 } }
+    func initialOrder(_ start: StartingOrder) -> [[Int]] {
+        var roots = (0..<unitCount).filter { unit in unitRange(unit).allSatisfy { compact.primaryParentUnion[unitMemberList[$0]] == -1 } }
+        switch start {
+        case .arranged:
+            break
+        case .mirrored:
+            return depthFirst(from: arrangedRoots(depthFirst(from: roots)).reversed()).layers
+        case .shuffled(let seed):
+            var generator = SplitMix64(seed: seed)
+            roots.shuffle(using: &generator)
+            if seed % 2 == 0 { return depthFirst(from: roots).layers }
+            // Odd seeds arrange from the shuffled start: other hosts, another arrangement.
+        }
         // Which tree reaches a married-in-tree couple first depends on the order, so arrange again
         // from each result while that helps; keep the order that really crosses least.
         var current = depthFirst(from: roots)
@@ -114,7 +125,10 @@ extension Arrangement {
             }
         }
         for crossLink in topology.crossLinks { link(unitOfMember[crossLink.child], unitOfMember[crossLink.parent]) }
-        guard !linksOfTree.isEmpty else { return order.roots }
+        // Greedy insertion costs trees x links; beyond a few tens of millions of steps (thousands of
+        // linked trees) keep the order found, so no input makes this phase quadratic.
+        let linkCount = linksOfTree.values.reduce(0) { $0 + $1.count }
+        guard !linksOfTree.isEmpty, order.roots.count * linkCount <= 20_000_000 else { return order.roots }
 
         let total = { (tree: Int) in width[tree]!.reduce(0, +) }
         let bySize = order.roots.enumerated().sorted { (total($0.element), -$0.offset) > (total($1.element), -$1.offset) }.map(\.element)

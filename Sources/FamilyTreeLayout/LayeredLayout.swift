@@ -23,12 +23,15 @@ public struct LayeredLayout: LayoutEngine {
         public var sweeps: Int
         /// Coordinate-balancing rounds (each a down and an up pass).
         public var balancingPasses: Int
+        /// Trees with at most this many members are laid out from several starting orders of the
+        /// founders' trees, keeping the one with the fewest crossings.
+        public var startingOrderBudget: Int
         /// The size of each member's box (width and height as drawn, whatever the direction).
         public var boxSize: @Sendable (Member) -> Size
 
         public init(
             direction: LayoutDirection = .topDown, generationSpacing: Double = 64, partnerSpacing: Double = 24,
-            unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 12, balancingPasses: Int = 8,
+            unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 4, balancingPasses: Int = 8, startingOrderBudget: Int = 3_000,
             boxSize: @escaping @Sendable (Member) -> Size = { _ in Size(width: 150, height: 48) }
         ) {
             self.direction = direction
@@ -38,6 +41,7 @@ public struct LayeredLayout: LayoutEngine {
             self.margin = margin
             self.sweeps = sweeps
             self.balancingPasses = balancingPasses
+            self.startingOrderBudget = startingOrderBudget
             self.boxSize = boxSize
         }
     }
@@ -51,11 +55,27 @@ public struct LayeredLayout: LayoutEngine {
     public func place(_ graph: FamilyGraph) -> Layout {
         let layering = Layering(graph: graph)
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
-        var arrangement = Arrangement(graph: graph, compact: compact, layering: layering)
-        arrangement.reduceCrossings(sweeps: options.sweeps)
         let sizes = graph.members.map(options.boxSize)
-        var placement = Placement(arrangement: arrangement, sizes: sizes, options: options)
-        placement.balance(passes: options.balancingPasses)
-        return LayoutGeometry(graph: graph, placement: placement, options: options).build()
+        func layout(from start: Arrangement.StartingOrder) -> Layout {
+            var arrangement = Arrangement(graph: graph, compact: compact, layering: layering, start: start)
+            arrangement.reduceCrossings(sweeps: options.sweeps)
+            var placement = Placement(arrangement: arrangement, sizes: sizes, options: options)
+            placement.balance(passes: options.balancingPasses)
+            return LayoutGeometry(graph: graph, placement: placement, options: options).build()
+        }
+        var best = layout(from: .arranged)
+        // Which founders' tree stands next to which decides much of the crossing count, and no
+        // estimate predicts it well. Small trees can afford to try other starts and keep the best.
+        guard graph.members.count <= options.startingOrderBudget else { return best }
+        var fewest = LayoutMetrics.measure(best, of: graph).crossings
+        for start in [Arrangement.StartingOrder.mirrored] + (1...12).map({ .shuffled($0) }) where fewest > 0 {
+            let candidate = layout(from: start)
+            let crossings = LayoutMetrics.measure(candidate, of: graph).crossings
+            if crossings < fewest {
+                best = candidate
+                fewest = crossings
+            }
+        }
+        return best
     }
 }

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FamilyTree", targets: ["FamilyTree"]),
         .library(name: "FamilyTreeLayout", targets: ["FamilyTreeLayout"]),
         .library(name: "FamilyTreeRender", targets: ["FamilyTreeRender"]),
+        .library(name: "FamilyTreeCalendar", targets: ["FamilyTreeCalendar"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     dependencies: [
@@ -16,11 +17,12 @@ let package = Package(
     targets: [
         .target(name: "FamilyTree"),
         .target(name: "FamilyTreeLayout", dependencies: ["FamilyTree"]),
-        .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
+        .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
+        .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
         .executableTarget(
             name: "familytree",
             dependencies: [
-                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender",
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -32,6 +34,7 @@ let package = Package(
         .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"]),
+        .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender"]),
         .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree"]),
     ],
     swiftLanguageModes: [.v6]

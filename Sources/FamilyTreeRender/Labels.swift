@@ -47,8 +47,7 @@ public struct Labeler: Sendable {
     func age(of member: Member) -> String? {
         guard let birthday = member.birthday else { return nil }
         if let death = member.deathDate {
-            guard let deathDay = death.possibleDays?.lowerBound, let age = Age(birthday: birthday, on: deathDay) else { return "†" }
-            return "†\(age)"
+            return Age(birthday: birthday, death: death).map { "†\($0)" } ?? "†"
         }
         guard let today, let age = Age(birthday: birthday, on: today) else { return nil }
         return age.description
@@ -78,8 +77,7 @@ public struct Labeler: Sendable {
         return units * fontSize
     }
 
-    static func shortened(_ text: String, fontSize: Double) -> String {
-        let limit = maximumWidth - 24
+    static func shortened(_ text: String, fontSize: Double, limit: Double = maximumWidth - 24) -> String {
         guard textWidth(text, fontSize: fontSize) > limit else { return text }
         var result = ""
         for character in text {

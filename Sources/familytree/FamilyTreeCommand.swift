@@ -21,7 +21,7 @@ struct FamilyTreeCommand: ParsableCommand {
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
         version: "familytree \(version) (Graphviz support: not built in)",
-        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self]
+        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self]
     )
 
     static func main() {

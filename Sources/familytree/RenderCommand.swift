@@ -81,7 +81,7 @@ struct RenderCommand: ParsableCommand {
         if let root {
             graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
         }
-        let labeler = Labeler(format: label, today: try todayDayNumber())
+        let labeler = Labeler(format: label, today: try Today.dayNumber(today))
         let chosenFormat = format ?? (output == "-" ? .svg : OutputFormat(fileName: output)!)
         if chosenFormat == .dot {
             try TreeFiles.write(DOTWriter(labeler: labeler).structure(graph, direction: direction), to: output)
@@ -95,14 +95,5 @@ struct RenderCommand: ParsableCommand {
         case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
         case .layoutJSON, .dot: try TreeFiles.write(LayoutJSONWriter.render(layout, of: graph), to: output)
         }
-    }
-
-    /// `--today` as a day number, or the current UTC date: the library never reads the clock.
-    private func todayDayNumber() throws(CLIError) -> Int {
-        guard let today else { return Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)) }
-        guard case .exact(let date)? = PartialDate(today), date.isComplete, let day = date.earliestDayNumber else {
-            throw .invalidDate(today)
-        }
-        return day
     }
 }

@@ -163,3 +163,29 @@ struct Scratch {
         return try JSONParser.parse(Array(data)).root
     }
 }
+
+@Suite struct BirthdayAndCalendarCommandTests {
+    @Test func birthdaysListsInEveryFormat() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run("birthdays", tree, "--today", "2026-11-22", "--within", "30d", "--format", "csv") == 0)
+        #expect(scratch.run("birthdays", tree, "--today", "2026-11-22", "--sort", "age", "--include-deceased", "--format", "json") == 0)
+        #expect(scratch.run("birthdays", tree, "--within", "soon") == 2)
+        #expect(scratch.run("birthdays", tree, "--sort", "shoe-size") == 2)
+        #expect(scratch.run("birthdays", tree, "--today", "2026-13-01") == 1)
+    }
+
+    @Test func calendarWritesMonthYearAndICS() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run("calendar", tree, "--month", "2027-07", "--today", "2027-07-14", "--first-weekday", "monday", "-o", scratch.path("july.svg").path) == 0)
+        let committed = try String(contentsOf: Scratch.packageRoot.appendingPathComponent("examples/calendar-2027-07.svg"), encoding: .utf8)
+        #expect(try scratch.read("july.svg") == committed)
+        #expect(scratch.run("calendar", tree, "--year", "2027", "--today", "2027-07-14", "--first-weekday", "mon", "-o", scratch.path("2027.svg").path) == 0)
+        #expect(try scratch.read("2027.svg") == String(contentsOf: Scratch.packageRoot.appendingPathComponent("examples/calendar-2027.svg"), encoding: .utf8))
+        #expect(scratch.run("calendar", tree, "--ics", "--today", "2026-11-22", "-o", scratch.path("family.ics").path) == 0)
+        #expect(try scratch.read("family.ics").hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        #expect(scratch.run("calendar", tree, "--month", "2027-7") == 2)
+        #expect(scratch.run("calendar", tree, "--month", "2027-07", "--ics") == 2)
+    }
+}

@@ -69,3 +69,15 @@ import Testing
         #expect(usage.status == 2 && usage.stderr.contains("Missing expected argument"))
     }
 }
+
+@Suite struct BirthdaysProcessTests {
+    @Test func countdownsAreRedOnlyOnATerminal() throws {
+        let tree = Scratch.packageRoot.appendingPathComponent("examples/family.json").path
+        let piped = try ProcessTests().run(["birthdays", tree, "--today", "2026-11-22"])
+        #expect(piped.status == 0)
+        #expect(piped.stdout.hasPrefix("NAME "))
+        #expect(piped.stdout.contains("Mei Carter") && piped.stdout.contains("9 days"))
+        #expect(!piped.stdout.contains("\u{1B}["), "no colour when piped")
+        #expect(!piped.stdout.contains("Karl"), "the deceased only on request")
+    }
+}

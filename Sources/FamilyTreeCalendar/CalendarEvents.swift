@@ -1,0 +1,83 @@
+import FamilyTree
+
+/// Something to celebrate on a day: a birthday or a wedding anniversary.
+public struct CalendarEvent: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case birthday, anniversary
+    }
+
+    public let kind: Kind
+    public let dayNumber: Int
+    /// Who: the member's short name, or "Karl & Siobhán".
+    public let names: String
+    /// The age turned, or the years married; nil when the year is unknown.
+    public let years: Int?
+    /// The member id, or the union id, the event comes from.
+    public let sourceID: String
+
+    /// "Anna · 84", "Karl & Siobhán · 86 years", "Tom".
+    public var label: String {
+        guard let years else { return names }
+        return kind == .birthday ? "\(names) · \(years)" : "\(names) · \(years) year\(years == 1 ? "" : "s")"
+    }
+}
+
+/// Birthdays and anniversaries of a family, by day.
+public struct FamilyEvents: Sendable {
+    /// A yearly date and what it celebrates.
+    public struct Source: Sendable, Hashable {
+        public let kind: CalendarEvent.Kind
+        public let yearly: YearlyDate
+        /// The original date (its year, when known, gives the age or the years married).
+        public let date: PartialDate
+        public let names: String
+        public let fullNames: String
+        public let sourceID: String
+    }
+
+    public let sources: [Source]
+    public let leapDay: LeapDayRule
+
+    /// Birthdays of the living (of everyone with `includeDeceased`) and anniversaries of unions
+    /// with an exact marriage day that are not divorced and whose partners are living.
+    public init(graph: FamilyGraph, leapDay: LeapDayRule = .march1, includeDeceased: Bool = false) {
+        var sources: [Source] = []
+        for member in graph.members {
+            guard let birthday = member.birthday, let yearly = YearlyDate(birthday) else { continue }
+            guard includeDeceased || member.deathDate == nil else { continue }
+            sources.append(Source(kind: .birthday, yearly: yearly, date: birthday, names: member.shortName,
+                                  fullNames: member.fullName, sourceID: member.id))
+        }
+        for union in graph.unions where union.divorce == nil && union.partners.count == 2 {
+            guard let marriage = union.marriage, let yearly = YearlyDate(marriage) else { continue }
+            let partners = union.partners.compactMap(graph.member)
+            guard includeDeceased || partners.allSatisfy({ $0.deathDate == nil }) else { continue }
+            sources.append(Source(kind: .anniversary, yearly: yearly, date: marriage, names: partners.map(\.shortName).joined(separator: " & "),
+                                  fullNames: partners.map(\.fullName).joined(separator: " & "), sourceID: union.id))
+        }
+        self.sources = sources
+        self.leapDay = leapDay
+    }
+
+    /// The events from `first` to `last` (day numbers, inclusive), by day, in source order within a day.
+    public func events(from first: Int, through last: Int) -> [Int: [CalendarEvent]] {
+        var byDay: [Int: [CalendarEvent]] = [:]
+        let firstYear = CalendarDate.date(fromDayNumber: first).year
+        let lastYear = CalendarDate.date(fromDayNumber: last).year
+        for source in sources {
+            for year in firstYear...lastYear {
+                let day = source.yearly.dayNumber(inYear: year, leapDay: leapDay)
+                guard day >= first, day <= last else { continue }
+                var years: Int?
+                if let startYear = source.date.anchor.year, year >= startYear {
+                    years = year - startYear
+                }
+                // Not yet born or married that year: nothing to celebrate.
+                if let years, years == 0, source.kind == .anniversary { continue }
+                if source.date.anchor.year.map({ $0 > year }) == true { continue }
+                byDay[day, default: []].append(CalendarEvent(kind: source.kind, dayNumber: day, names: source.names, years: years, sourceID: source.sourceID))
+            }
+        }
+        return byDay
+    }
+}

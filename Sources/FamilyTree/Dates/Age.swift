@@ -13,7 +13,14 @@ public struct Age: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Years are counted by calendar date: the age goes up on the birthday itself; a February 29
     /// birthday is reached in common years on the day `leapDay` says (March 1 by default).
+    /// An "about" date counts from the date given, so "about 1981-08-15" is "~45" in 2026.
     public init?(birthday: PartialDate, on day: Int, leapDay: LeapDayRule = .march1) {
+        if case .about(let anchor) = birthday {
+            guard let age = Age(birthday: .exact(anchor), on: day, leapDay: leapDay) else { return nil }
+            years = age.years
+            isApproximate = true
+            return
+        }
         guard let possible = birthday.possibleDays, possible.lowerBound <= day else { return nil }
         let oldest = Age.wholeYears(from: possible.lowerBound, to: day, leapDay: leapDay)
         let youngest = Age.wholeYears(from: min(possible.upperBound, day), to: day, leapDay: leapDay)

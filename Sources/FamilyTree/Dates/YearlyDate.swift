@@ -11,10 +11,15 @@ public struct YearlyDate: Sendable, Hashable {
     public let month: Int
     public let day: Int
 
-    /// The yearly date of an exact date with a month and a day (the year may be unknown);
-    /// `nil` for approximate, bounded or year-only dates, which have no day to celebrate.
+    /// The yearly date of a date with a month and a day, exact or "about" (the year may be unknown
+    /// or approximate); `nil` for bounded, ranged or year-only dates, which have no day to celebrate.
     public init?(_ date: PartialDate) {
-        guard case .exact(let calendarDate) = date, let month = calendarDate.month, let day = calendarDate.day else { return nil }
+        let calendarDate: CalendarDate
+        switch date {
+        case .exact(let value), .about(let value): calendarDate = value
+        default: return nil
+        }
+        guard let month = calendarDate.month, let day = calendarDate.day else { return nil }
         self.month = month
         self.day = day
     }

@@ -11,6 +11,11 @@ let package = Package(
         .library(name: "FamilyTreeCalendar", targets: ["FamilyTreeCalendar"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
+    traits: [
+        // Graphviz's cgraph as a second layout engine and renderer (needs libgraphviz-dev).
+        .trait(name: "Graphviz"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -19,22 +24,36 @@ let package = Package(
         .target(name: "FamilyTreeLayout", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        // Its sources are wrapped in `#if Graphviz`: a trait on the dependency edge alone still builds it.
+        .target(
+            name: "FamilyTreeGraphviz",
+            dependencies: [
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender",
+                .target(name: "CGraphviz", condition: .when(traits: ["Graphviz"])),
+            ]
+        ),
         .executableTarget(
             name: "familytree",
             dependencies: [
                 "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar",
+                .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "familytree-benchmark",
-            dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"],
+            dependencies: [
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender",
+                .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
+            ],
             path: "Benchmarks/LayoutBenchmark"
         ),
         .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"]),
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender"]),
+        .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
         .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree"]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,6 +43,15 @@ public struct Layout: Sendable, Hashable {
         /// The generation, 0 for the oldest drawn.
         public var layer: Int
 
+        public init(member: Int, x: Double, y: Double, width: Double, height: Double, layer: Int) {
+            self.member = member
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+            self.layer = layer
+        }
+
         public var center: Point { Point(x: x + width / 2, y: y + height / 2) }
     }
 
@@ -56,6 +65,14 @@ public struct Layout: Sendable, Hashable {
         public var partners: [Int]
         /// Member indices of the children drawn under this union, in drawn order.
         public var children: [Int]
+
+        public init(union: Int, x: Double, y: Double, partners: [Int], children: [Int]) {
+            self.union = union
+            self.x = x
+            self.y = y
+            self.partners = partners
+            self.children = children
+        }
     }
 
     /// What a line stands for.
@@ -84,6 +101,13 @@ public struct Layout: Sendable, Hashable {
         public var from: Endpoint
         public var to: Endpoint
         public var points: [Point]
+
+        public init(kind: EdgeKind, from: Endpoint, to: Endpoint, points: [Point]) {
+            self.kind = kind
+            self.from = from
+            self.to = to
+            self.points = points
+        }
     }
 
     /// Boxes indexed like `FamilyGraph.members`.
@@ -98,6 +122,19 @@ public struct Layout: Sendable, Hashable {
     public var direction: LayoutDirection
     /// Member indices of each layer, in drawn order.
     public var layers: [[Int]]
+
+    /// A layout made by any engine.
+    public init(boxes: [MemberBox], unions: [UnionPoint], edges: [Edge], width: Double, height: Double,
+                layerCount: Int, direction: LayoutDirection, layers: [[Int]]) {
+        self.boxes = boxes
+        self.unions = unions
+        self.edges = edges
+        self.width = width
+        self.height = height
+        self.layerCount = layerCount
+        self.direction = direction
+        self.layers = layers
+    }
 }
 
 /// Something that places a family graph.

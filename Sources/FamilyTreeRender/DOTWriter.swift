@@ -9,40 +9,9 @@ public struct DOTWriter: Sendable {
         self.labeler = labeler
     }
 
-    /// The family as a graph for `dot`: a point-shaped node per union, partner -> union -> child
-    /// edges, partners on one rank (kept in order by an invisible edge), children on one rank in
-    /// sibling order (an invisible chain), cross-bloodline connections as dashed edges.
+    /// The family as a graph for `dot` to lay out (see `StructureGraph`).
     public func structure(_ graph: FamilyGraph, direction: LayoutDirection = .topDown) -> String {
-        var dot = header(direction: direction)
-        dot += "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f4f6fb\", color=\"#5b6b8c\", fontname=\"Helvetica\", fontsize=11];\n"
-        dot += "  edge [arrowhead=none, color=\"#5b6b8c\"];\n"
-        for member in graph.members { dot += "  \(memberNode(member))];\n" }
-        for (index, union) in graph.unions.enumerated() {
-            let partners = graph.topology.partners[index]
-            dot += "  \(DOTWriter.quoted("u:" + union.id)) [shape=point, width=0.08, label=\"\"];\n"
-            for partner in partners {
-                dot += "  \(DOTWriter.quoted(graph.members[partner].id)) -> \(DOTWriter.quoted("u:" + union.id));\n"
-            }
-            if partners.count == 2 {
-                let (first, second) = (DOTWriter.quoted(graph.members[partners[0]].id), DOTWriter.quoted(graph.members[partners[1]].id))
-                dot += "  { rank=same; \(first); \(second); }\n"
-                dot += "  \(first) -> \(second) [style=invis, weight=10];\n"
-            }
-            for (child, link) in zip(graph.topology.children[index], union.children) {
-                let style = link.kind == .birth ? "" : " [style=dashed, label=\"\(link.kind.rawValue)\", fontsize=9]"
-                dot += "  \(DOTWriter.quoted("u:" + union.id)) -> \(DOTWriter.quoted(graph.members[child].id))\(style);\n"
-            }
-            // dot keeps flat edges left to right: an invisible chain holds the sibling order.
-            let drawn = graph.topology.children[index].filter { graph.topology.primaryParentUnion[$0] == index }.map { DOTWriter.quoted(graph.members[$0].id) }
-            if drawn.count > 1 {
-                dot += "  { rank=same; \(drawn.joined(separator: "; ")); }\n"
-                dot += "  \(drawn.joined(separator: " -> ")) [style=invis];\n"
-            }
-        }
-        for connection in graph.crossBloodlineConnections {
-            dot += "  \(DOTWriter.quoted(connection.toNewParent)) -> \(DOTWriter.quoted(connection.fromChild)) [style=dashed, color=\"#d9822b\", penwidth=2, class=\"cross-bloodline\"];\n"
-        }
-        return dot + "}\n"
+        StructureGraph(graph, labeler: labeler, direction: direction).dotText
     }
 
     /// Our layout as DOT with every node pinned (`pos`, in points, y up) and every edge given as a
@@ -80,14 +49,10 @@ public struct DOTWriter: Sendable {
         return dot + "}\n"
     }
 
-    private func header(direction: LayoutDirection) -> String {
-        "digraph family {\n  graph [rankdir=\(direction == .topDown ? "TB" : "LR"), newrank=true, nodesep=0.3, ranksep=0.5];\n"
-    }
-
     /// A member's node statement without its closing bracket.
     private func memberNode(_ member: Member) -> String {
-        var attributes = "label=\(DOTWriter.quoted(labeler.lines(for: member).joined(separator: "\n")))"
-        attributes += ", tooltip=\(DOTWriter.quoted(member.fullName))"
+        var attributes = "label=\(DOTWriter.quoted(StructureGraph.escString(labeler.lines(for: member).joined(separator: "\n"))))"
+        attributes += ", tooltip=\(DOTWriter.quoted(StructureGraph.escString(member.fullName)))"
         if let color = member.color { attributes += ", fillcolor=\(DOTWriter.quoted(color))" }
         return "\(DOTWriter.quoted(member.id)) [\(attributes)"
     }
@@ -98,17 +63,13 @@ public struct DOTWriter: Sendable {
         return "\(scaled / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
     }
 
-    /// A DOT double-quoted string: quotes and backslashes escaped, newlines as `\n`.
+    /// A DOT double-quoted string for a value as Graphviz stores it: the DOT parser undoes only
+    /// `\"`, so quotes are escaped and everything else is written as it is (escape sequences in
+    /// labels are Graphviz's own; see `StructureGraph.escString`).
     static func quoted(_ text: String) -> String {
         var result = "\""
         for character in text {
-            switch character {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": continue
-            default: result.append(character)
-            }
+            if character == "\"" { result += "\\\"" } else { result.append(character) }
         }
         return result + "\""
     }

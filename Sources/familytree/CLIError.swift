@@ -7,6 +7,8 @@ enum CLIError: Error, CustomStringConvertible {
     case linkRefused(reason: String)
     case fileAccess(path: String, reason: String)
     case invalidDate(String)
+    case graphvizMissing
+    case graphvizFailed(String)
 
     var description: String {
         switch self {
@@ -21,6 +23,10 @@ enum CLIError: Error, CustomStringConvertible {
             return "\(path): \(reason)"
         case .invalidDate(let text):
             return "\"\(text)\" is not a date; use YYYY-MM-DD"
+        case .graphvizFailed(let message):
+            return message
+        case .graphvizMissing:
+            return "this familytree was built without Graphviz support; build it with --traits Graphviz"
         }
     }
 }

@@ -20,7 +20,7 @@ struct FamilyTreeCommand: ParsableCommand {
         Exit codes: 0 success, 1 invalid input (bad file, unknown or ambiguous member, a link that
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
-        version: "familytree \(version) (Graphviz support: not built in)",
+        version: "familytree \(version) (\(GraphvizSupport.versionNote))",
         subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self]
     )
 

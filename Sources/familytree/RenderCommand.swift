@@ -27,6 +27,22 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 extension LayoutDirection: ExpressibleByArgument {}
 extension LabelFormat: ExpressibleByArgument {}
 
+/// Which engine lays the tree out.
+enum EngineChoice: String, ExpressibleByArgument, CaseIterable {
+    /// Our layered layout.
+    case familytree
+    /// Graphviz `dot` through cgraph (a build with the Graphviz trait).
+    case graphviz
+}
+
+/// Which renderer draws it.
+enum RendererChoice: String, ExpressibleByArgument, CaseIterable {
+    /// Our SVG, DOT and layout JSON writers.
+    case native
+    /// Graphviz's own renderers: any format it has (svg, png, pdf, ...), with --engine graphviz.
+    case graphviz
+}
+
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
@@ -34,6 +50,8 @@ struct RenderCommand: ParsableCommand {
         discussion: """
         The format follows the output file's extension (.svg, .dot, .json); --format overrides it.
         Without -o, or with -o -, the output goes to standard output (SVG unless --format says otherwise).
+        With --engine graphviz (a build with the Graphviz trait) Graphviz's dot lays the tree out through
+        cgraph; --renderer graphviz then draws it with Graphviz's own renderer in any format it has.
 
         Examples:
           familytree render examples/family.json -o family.svg
@@ -41,6 +59,7 @@ struct RenderCommand: ParsableCommand {
           familytree render tree.json --format dot-positioned | neato -n2 -Tpdf -o tree.pdf
           familytree render tree.json --root "Ada Lovelace" --generations 2 -o ada.svg
           familytree render tree.json --label name-age --today 2026-11-22 -o ages.svg
+          familytree render tree.json --engine graphviz --renderer graphviz -o tree.png
           cat tree.json | familytree render - --direction left-right > tree.svg
         """
     )
@@ -51,8 +70,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
     var output: String = "-"
 
-    @Option(help: "Output format: svg, dot, dot-positioned or layout-json.")
-    var format: OutputFormat?
+    @Option(help: "Output format: svg, dot, dot-positioned or layout-json (with --renderer graphviz: any Graphviz format).")
+    var format: String?
 
     @Option(help: "Draw only the part around this member (an id or a unique name).")
     var root: String?
@@ -69,7 +88,23 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The day ages are computed on, YYYY-MM-DD (default: today).")
     var today: String?
 
+    @Option(help: "familytree (ours) or graphviz (dot through cgraph).")
+    var engine: EngineChoice = .familytree
+
+    @Option(help: "native (ours) or graphviz (Graphviz's renderer, with --engine graphviz).")
+    var renderer: RendererChoice = .native
+
     func validate() throws {
+        if engine == .graphviz, !GraphvizSupport.isBuiltIn {
+            throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
+        }
+        if renderer == .graphviz {
+            guard engine == .graphviz else { throw ValidationError("--renderer graphviz needs --engine graphviz") }
+            return
+        }
+        if let format, OutputFormat(rawValue: format) == nil {
+            throw ValidationError("--format must be svg, dot, dot-positioned or layout-json")
+        }
         if format == nil, output != "-", OutputFormat(fileName: output) == nil {
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot or .json, or --format")
         }
@@ -82,12 +117,23 @@ struct RenderCommand: ParsableCommand {
             graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
         }
         let labeler = Labeler(format: label, today: try Today.dayNumber(today))
-        let chosenFormat = format ?? (output == "-" ? .svg : OutputFormat(fileName: output)!)
-        if chosenFormat == .dot {
-            try TreeFiles.write(DOTWriter(labeler: labeler).structure(graph, direction: direction), to: output)
+        if renderer == .graphviz {
+            let graphvizFormat = format ?? (output == "-" ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
+            let bytes = try GraphvizSupport.render(graph, labeler: labeler, direction: direction, format: graphvizFormat)
+            try TreeFiles.write(to: output) { try $0.write(bytes[...]) }
             return
         }
-        let layout = LayeredLayout(labeler: labeler, direction: direction).place(graph)
+        let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? (output == "-" ? .svg : OutputFormat(fileName: output)!)
+        if chosenFormat == .dot {
+            let dot = engine == .graphviz
+                ? try GraphvizSupport.dot(graph, labeler: labeler, direction: direction)
+                : DOTWriter(labeler: labeler).structure(graph, direction: direction)
+            try TreeFiles.write(dot, to: output)
+            return
+        }
+        let layout = engine == .graphviz
+            ? try GraphvizSupport.place(graph, labeler: labeler, direction: direction)
+            : LayeredLayout(labeler: labeler, direction: direction).place(graph)
         switch chosenFormat {
         case .svg:
             // Streamed: a million-member chart never sits in memory as one string.

@@ -9,6 +9,8 @@ enum StatsEngine: String, ExpressibleByArgument, CaseIterable {
     case familytree
     /// Graphviz `dot` on our structure DOT (the `dot` program must be installed).
     case dot
+    /// Graphviz `dot` in process, through cgraph (a build with the Graphviz trait).
+    case graphviz
 }
 
 struct StatsCommand: ParsableCommand {
@@ -29,7 +31,7 @@ struct StatsCommand: ParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
-    @Option(help: "familytree (ours) or dot (Graphviz).")
+    @Option(help: "familytree (ours), dot (the Graphviz program) or graphviz (dot in process, through cgraph).")
     var engine: StatsEngine = .familytree
 
     @Option(help: "text or json.")
@@ -37,6 +39,9 @@ struct StatsCommand: ParsableCommand {
 
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+        if engine == .graphviz, !GraphvizSupport.isBuiltIn {
+            throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
+        }
     }
 
     func run() throws {
@@ -49,6 +54,8 @@ struct StatsCommand: ParsableCommand {
         case .dot:
             let plain = try ExternalTool.run("dot", ["-Tplain"], input: DOTWriter(labeler: labeler).structure(graph))
             metrics = LayoutMetrics.measure(try GraphvizPlainReader.drawing(fromPlain: plain, of: graph), of: graph)
+        case .graphviz:
+            metrics = LayoutMetrics.measure(try GraphvizSupport.place(graph, labeler: labeler, direction: .topDown), of: graph)
         }
         Console.output(format == "json" ? JSONWriter.string(from: metrics.jsonValue) : metrics.table)
     }

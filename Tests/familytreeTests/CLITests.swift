@@ -33,7 +33,7 @@ struct Scratch {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path
         #expect(scratch.run("render", tree, "-o", scratch.path("tree.dot").path) == 0)
-        #expect(try scratch.read("tree.dot").hasPrefix("digraph family {\n  graph [rankdir=TB"))
+        #expect(try scratch.read("tree.dot").hasPrefix("digraph family {\n  graph [rankdir=\"TB\""))
         #expect(scratch.run("render", tree, "-o", scratch.path("layout.json").path) == 0)
         #expect(try scratch.read("layout.json").contains("\"layerCount\": 4"))
         #expect(scratch.run("render", tree, "-o", scratch.path("pinned.dot").path, "--format", "dot-positioned") == 0)
@@ -187,5 +187,35 @@ struct Scratch {
         #expect(try scratch.read("family.ics").hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
         #expect(scratch.run("calendar", tree, "--month", "2027-7") == 2)
         #expect(scratch.run("calendar", tree, "--month", "2027-07", "--ics") == 2)
+    }
+}
+
+@Suite struct GraphvizCommandTests {
+    #if Graphviz
+    @Test func graphvizEngineAndRenderer() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run("render", tree, "--engine", "graphviz", "-o", scratch.path("native.svg").path) == 0)
+        #expect(try scratch.read("native.svg").contains("data-member=\"karl\""))
+        #expect(scratch.run("render", tree, "--engine", "graphviz", "--renderer", "graphviz", "-o", scratch.path("tree.png").path) == 0)
+        #expect(try Data(contentsOf: scratch.path("tree.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(scratch.run("render", tree, "--engine", "graphviz", "--renderer", "graphviz", "--format", "pdf", "-o", scratch.path("tree.out").path) == 0)
+        #expect(scratch.run("render", tree, "--engine", "graphviz", "-o", scratch.path("cgraph.dot").path) == 0)
+        #expect(try scratch.read("cgraph.dot").contains("digraph family"))
+        #expect(scratch.run("render", tree, "--engine", "graphviz", "--renderer", "graphviz", "--format", "nonsense", "-o", scratch.path("x.out").path) == 1)
+        #expect(scratch.run("stats", tree, "--engine", "graphviz") == 0)
+        #expect(!(try scratch.files()).contains("x.out"), "nothing written when Graphviz fails")
+    }
+    #else
+    @Test func withoutTheTraitGraphvizIsAClearUsageError() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--engine", "graphviz") == 2)
+        #expect(scratch.run("stats", scratch.path("tree.json").path, "--engine", "graphviz") == 2)
+    }
+    #endif
+
+    @Test func renderingWithGraphvizNeedsItsEngine() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--renderer", "graphviz") == 2)
     }
 }

@@ -1,0 +1,120 @@
+import FamilyTree
+import FamilyTreeLayout
+
+/// The family as a graph for Graphviz `dot` to lay out: a point-shaped node per union,
+/// partner -> union -> child edges, partners on one rank (kept in order by an invisible edge),
+/// children on one rank in sibling order (an invisible chain), cross-bloodline connections dashed.
+///
+/// One description, two writers: `DOTWriter.structure` prints it as DOT text, and the Graphviz
+/// engine builds it through cgraph, so both give Graphviz the same graph.
+public struct StructureGraph: Sendable, Hashable {
+    /// A name and its attributes, in a fixed order.
+    public struct Node: Sendable, Hashable {
+        public var name: String
+        public var attributes: [Attribute]
+    }
+
+    public struct Edge: Sendable, Hashable {
+        public var tail: String
+        public var head: String
+        public var attributes: [Attribute]
+    }
+
+    public struct Attribute: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var graphAttributes: [Attribute]
+    public var nodeDefaults: [Attribute]
+    public var edgeDefaults: [Attribute]
+    public var nodes: [Node]
+    public var edges: [Edge]
+    /// Groups of node names kept on one rank.
+    public var sameRank: [[String]]
+
+    /// Text as a Graphviz label (an "escString"): a backslash doubled so no name can form one of
+    /// Graphviz's escapes (`\N`, `\l`, ...), a line break as `\n`.
+    public static func escString(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\n", "\r\n": result += "\\n"
+            case "\r": continue
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The name of a union's node: member ids and union ids may coincide, so unions are prefixed.
+    public static func unionNodeName(_ union: Union) -> String { "u:" + union.id }
+
+    public init(_ graph: FamilyGraph, labeler: Labeler = Labeler(), direction: LayoutDirection = .topDown) {
+        graphAttributes = [Attribute("rankdir", direction == .topDown ? "TB" : "LR"), Attribute("newrank", "true"),
+                           Attribute("nodesep", "0.3"), Attribute("ranksep", "0.5")]
+        nodeDefaults = [Attribute("shape", "box"), Attribute("style", "rounded,filled"), Attribute("fillcolor", "#f4f6fb"),
+                        Attribute("color", "#5b6b8c"), Attribute("fontname", "Helvetica"), Attribute("fontsize", "11")]
+        edgeDefaults = [Attribute("arrowhead", "none"), Attribute("color", "#5b6b8c")]
+        nodes = graph.members.map { member in
+            var attributes = [Attribute("label", StructureGraph.escString(labeler.lines(for: member).joined(separator: "\n"))),
+                              Attribute("tooltip", StructureGraph.escString(member.fullName))]
+            if let color = member.color { attributes.append(Attribute("fillcolor", color)) }
+            return Node(name: member.id, attributes: attributes)
+        }
+        edges = []
+        sameRank = []
+        let topology = graph.topology
+        for (index, union) in graph.unions.enumerated() {
+            let unionName = StructureGraph.unionNodeName(union)
+            nodes.append(Node(name: unionName, attributes: [Attribute("shape", "point"), Attribute("width", "0.08"), Attribute("label", "")]))
+            let partners = topology.partners[index].map { graph.members[$0].id }
+            for partner in partners { edges.append(Edge(tail: partner, head: unionName, attributes: [])) }
+            if partners.count == 2 {
+                sameRank.append(partners)
+                edges.append(Edge(tail: partners[0], head: partners[1], attributes: [Attribute("style", "invis"), Attribute("weight", "10")]))
+            }
+            for (child, link) in zip(topology.children[index], union.children) {
+                let attributes = link.kind == .birth ? [] : [Attribute("style", "dashed"), Attribute("label", link.kind.rawValue), Attribute("fontsize", "9")]
+                edges.append(Edge(tail: unionName, head: graph.members[child].id, attributes: attributes))
+            }
+            // dot keeps flat edges left to right: an invisible chain holds the sibling order.
+            let drawn = topology.children[index].filter { topology.primaryParentUnion[$0] == index }.map { graph.members[$0].id }
+            if drawn.count > 1 {
+                sameRank.append(drawn)
+                for (older, younger) in zip(drawn, drawn.dropFirst()) {
+                    edges.append(Edge(tail: older, head: younger, attributes: [Attribute("style", "invis")]))
+                }
+            }
+        }
+        for connection in graph.crossBloodlineConnections {
+            edges.append(Edge(tail: connection.toNewParent, head: connection.fromChild, attributes: [
+                Attribute("style", "dashed"), Attribute("color", "#d9822b"), Attribute("penwidth", "2"), Attribute("class", "cross-bloodline"),
+            ]))
+        }
+    }
+
+    /// The graph as DOT text.
+    public var dotText: String {
+        func list(_ attributes: [Attribute]) -> String {
+            attributes.map { "\($0.name)=\(DOTWriter.quoted($0.value))" }.joined(separator: ", ")
+        }
+        var dot = "digraph family {\n"
+        dot += "  graph [\(list(graphAttributes))];\n"
+        dot += "  node [\(list(nodeDefaults))];\n"
+        dot += "  edge [\(list(edgeDefaults))];\n"
+        for node in nodes { dot += "  \(DOTWriter.quoted(node.name)) [\(list(node.attributes))];\n" }
+        for group in sameRank { dot += "  { rank=same; \(group.map(DOTWriter.quoted).joined(separator: "; ")); }\n" }
+        for edge in edges {
+            dot += "  \(DOTWriter.quoted(edge.tail)) -> \(DOTWriter.quoted(edge.head))"
+            dot += edge.attributes.isEmpty ? ";\n" : " [\(list(edge.attributes))];\n"
+        }
+        return dot + "}\n"
+    }
+}

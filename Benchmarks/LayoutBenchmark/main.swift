@@ -1,6 +1,7 @@
 // The layout benchmark: familytree's layout and SVG against Graphviz dot on the same generated trees.
 //
 //   swift run -c release familytree-benchmark                      # the README's table
+//   swift run -c release --traits Graphviz familytree-benchmark     # with the in-process cgraph column
 //   swift run -c release familytree-benchmark --sizes 1000,5000 --dot-max-members 5000 --quality-seeds 1,2
 //
 // Each size runs in a fresh child process (so its peak memory is its own): it generates the tree
@@ -11,6 +12,9 @@ import FamilyTree
 import FamilyTreeLayout
 import FamilyTreeRender
 import Foundation
+#if Graphviz
+import FamilyTreeGraphviz
+#endif
 
 struct Options {
     var sizes = [1_000, 5_000, 10_000, 100_000, 1_000_000]
@@ -19,6 +23,7 @@ struct Options {
     var dotTimeLimit = 180.0
     var repeats = 3
     var measureOnly: Int?
+    var measureEngine = "familytree"
     var qualitySizes = [1_000, 5_000]
     var qualitySeeds: [UInt64] = [1, 2, 3, 4, 5]
 
@@ -32,6 +37,7 @@ struct Options {
             case "--dot-time-limit": dotTimeLimit = Double(iterator.next() ?? "") ?? dotTimeLimit
             case "--repeats": repeats = max(1, Int(iterator.next() ?? "") ?? repeats)
             case "--measure": measureOnly = Int(iterator.next() ?? "")
+            case "--engine": measureEngine = iterator.next() ?? measureEngine
             case "--quality-sizes": qualitySizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--quality-seeds": qualitySeeds = (iterator.next() ?? "").split(separator: ",").compactMap { UInt64($0) }
             default:
@@ -64,6 +70,18 @@ struct FileOutput: RenderedOutput {
         bytes += chunk.count
         try handle.write(contentsOf: chunk)
     }
+}
+
+/// Child mode for the cgraph column: Graphviz's dot in process, layout only.
+func measureGraphviz(members: Int, options: Options) {
+    #if Graphviz
+    let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: options.seed).generate())
+    let start = now()
+    let layout = try! GraphvizEngine().place(graph)
+    let seconds = now() - start
+    let metrics = LayoutMetrics.measure(layout, of: graph)
+    print("{\"members\": \(members), \"layout\": \(seconds), \"peakKB\": \(peakMemoryKB()), \"crossings\": \(metrics.crossings)}")
+    #endif
 }
 
 /// Child mode: lay out and render one size, print one line of JSON.
@@ -134,17 +152,24 @@ func formatMemory(_ kilobytes: Int) -> String {
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 if let members = options.measureOnly {
-    measure(members: members, options: options)
+    if options.measureEngine == "graphviz" { measureGraphviz(members: members, options: options) } else { measure(members: members, options: options) }
     exit(0)
 }
+
+#if Graphviz
+let cgraphColumn = true
+#else
+let cgraphColumn = false
+#endif
 
 let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot"].first { FileManager.default.isExecutableFile(atPath: $0) }
 print("familytree layout benchmark: seed \(options.seed), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 print("familytree: layout + SVG in process, best of \(options.repeats) below 100k members; peak memory of the whole process (tree generation included)")
 print("dot: \(dotPath.map { "\($0) -Tplain on the structure DOT, limit \(Int(options.dotTimeLimit)) s, up to \(options.dotMaxMembers) members" } ?? "not installed")")
+print("cgraph: \(cgraphColumn ? "Graphviz's dot in process through cgraph (layout only), same limit" : "not built in (build with --traits Graphviz for that column)")")
 print("")
-print("| members | familytree time | familytree peak memory | familytree crossings | dot time | dot peak memory | dot crossings | crossings ratio | dot couples adjacent | dot birth order |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| members | familytree time | familytree peak memory | familytree crossings | dot time | dot peak memory | dot crossings | crossings ratio | dot couples adjacent | dot birth order |\(cgraphColumn ? " cgraph time | cgraph crossings |" : "")")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\(cgraphColumn ? "---:|---:|" : "")")
 var times: [(members: Int, seconds: Double)] = []
 for members in options.sizes {
     guard let child = runLimited(CommandLine.arguments[0], ["--measure", "\(members)", "--seed", "\(options.seed)", "--repeats", "\(options.repeats)"], input: nil, limit: 600),
@@ -167,7 +192,17 @@ for members in options.sizes {
             dotColumns = "| > \(Int(options.dotTimeLimit)) s | | | | | "
         }
     }
-    print("| \(members) | \(formatSeconds(seconds)) | \(formatMemory(Int(ours["peakKB"]?.doubleValue ?? 0))) | \(ourCrossings) \(dotColumns)|")
+    var cgraphColumns = ""
+    if cgraphColumn {
+        if members <= options.dotMaxMembers,
+           let run = runLimited(CommandLine.arguments[0], ["--measure", "\(members)", "--seed", "\(options.seed)", "--engine", "graphviz"], input: nil, limit: options.dotTimeLimit),
+           let result = try? JSONParser.parse(run.output).root {
+            cgraphColumns = " \(formatSeconds(result["layout"]?.doubleValue ?? 0)) | \(Int(result["crossings"]?.doubleValue ?? -1)) |"
+        } else {
+            cgraphColumns = members <= options.dotMaxMembers ? " > \(Int(options.dotTimeLimit)) s | |" : " not run | |"
+        }
+    }
+    print("| \(members) | \(formatSeconds(seconds)) | \(formatMemory(Int(ours["peakKB"]?.doubleValue ?? 0))) | \(ourCrossings) \(dotColumns)|\(cgraphColumns)")
 }
 // The growth exponent from 10,000 members up: small trees spend extra effort on crossings.
 if let first = times.first(where: { $0.members >= 10_000 }) ?? times.first, let last = times.last, last.members > first.members, first.seconds > 0 {

@@ -156,11 +156,15 @@ if let members = options.measureOnly {
     exit(0)
 }
 
-#if Graphviz
-let cgraphColumn = true
-#else
-let cgraphColumn = false
-#endif
+/// Whether this build has the Graphviz trait (and so the in-process cgraph column).
+func hasGraphviz() -> Bool {
+    #if Graphviz
+    return true
+    #else
+    return false
+    #endif
+}
+let cgraphColumn = CommandLine.arguments.isEmpty ? false : hasGraphviz()
 
 let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot"].first { FileManager.default.isExecutableFile(atPath: $0) }
 print("familytree layout benchmark: seed \(options.seed), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")

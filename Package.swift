@@ -49,12 +49,14 @@ let package = Package(
             ],
             path: "Benchmarks/LayoutBenchmark"
         ),
-        .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree"], resources: [.copy("Fixtures")]),
+        // Helpers shared by the test targets (running other programs).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout"]),
-        .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"]),
-        .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender"]),
+        .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "TestSupport"]),
+        .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
-        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree"]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Testing
 import FamilyTree
 @testable import FamilyTreeCalendar
 @testable import FamilyTreeRender
+import TestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -16,16 +17,8 @@ enum CalendarFiles {
 
     /// Runs Python with `script` and `arguments`; returns its status and output.
     static func python(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let result = try ChildProcess.run("python3", ["-c", script] + arguments)
+        return (result.status, result.stdout + result.stderr)
     }
 }
 

@@ -3,26 +3,13 @@ import Testing
 import FamilyTree
 import FamilyTreeLayout
 @testable import FamilyTreeRender
+import TestSupport
 
 /// Runs a Graphviz command-line tool (Debian package `graphviz`) on DOT text.
 func runGraphviz(_ tool: String, _ arguments: [String], input: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw GraphvizFailure(message: "\(tool) exited \(process.terminationStatus): \(errors)")
-    }
-    return String(decoding: output, as: UTF8.self)
+    let result = try ChildProcess.run(tool, arguments, input: input)
+    guard result.status == 0 else { throw GraphvizFailure(message: "\(tool) exited \(result.status): \(result.stderr)") }
+    return result.stdout
 }
 
 struct GraphvizFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The committed JSON Schema describes the examples and the seed app's documents.
 @Suite struct SchemaTests {
@@ -26,15 +27,7 @@ import Testing
                 print(f"schema accepted {wrong}"); bad += 1
         sys.exit(1 if bad else 0)
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, root.appendingPathComponent("schema/tree.schema.json").path] + documents
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let result = try ChildProcess.run("python3", ["-c", script, root.appendingPathComponent("schema/tree.schema.json").path] + documents)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }

@@ -150,17 +150,9 @@ struct Scratch {
     }
 
     static func metrics(_ scratch: Scratch, _ engine: String) throws -> JSONValue {
-        let name = "stats-\(engine).json"
-        let process = Process()
-        process.executableURL = ProcessTests.binary
-        process.arguments = ["stats", scratch.path("tree.json").path, "--engine", engine, "--format", "json"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(name)")
-        return try JSONParser.parse(Array(data)).root
+        let result = try ProcessTests().run(["stats", scratch.path("tree.json").path, "--engine", engine, "--format", "json"])
+        #expect(result.status == 0, "stats --engine \(engine): \(result.stderr)")
+        return try JSONParser.parse(result.stdout).root
     }
 }
 

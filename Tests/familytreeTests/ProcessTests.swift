@@ -1,34 +1,15 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `familytree` binary: standard input and output, stderr messages, exit statuses.
 /// `swift build` builds it beside the test bundle (the README's test command runs it first).
 @Suite struct ProcessTests {
-    static let binary: URL = {
-        let buildDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
-        let candidates = [buildDirectory, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        return candidates.map { $0.appendingPathComponent("familytree") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            ?? buildDirectory.appendingPathComponent("familytree")
-    }()
+    static let binary = ChildProcess.productsDirectory.appendingPathComponent("familytree")
 
-    struct Result { var status: Int32; var stdout: String; var stderr: String }
-
-    func run(_ arguments: [String], input: String = "") throws -> Result {
+    func run(_ arguments: [String], input: String = "") throws -> ChildProcess.Result {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary.path), "build the CLI first: swift build (looked for \(ProcessTests.binary.path))")
-        let process = Process()
-        process.executableURL = ProcessTests.binary
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: out, stderr: err)
+        return try ChildProcess.run(ProcessTests.binary, arguments, input: input)
     }
 
     @Test func rendersFromStandardInputToStandardOutput() throws {

@@ -25,20 +25,40 @@ struct Arrangement {
     /// Scratch: each unit's position in its layer while that layer is reordered.
     var rankInLayer: [Int]
 
-    /// How the founders' trees are ordered before anything else.
-    enum StartingOrder: Hashable {
-        /// Trees joined by links next to each other (greedy insertion), repeated while it helps.
-        case arranged
-        /// The same arrangement, mirrored.
-        case mirrored
-        /// The trees in an order shuffled by a fixed seed, for a different start.
-        case shuffled(UInt64)
+    /// Where the first order starts from.
+    struct StartingOrder: Hashable {
+        /// How the founders' trees are ordered.
+        enum Roots: Hashable {
+            /// Trees joined by links next to each other (greedy insertion), repeated while it helps.
+            case arranged
+            /// The same arrangement, mirrored.
+            case mirrored
+            /// The trees in an order shuffled by a fixed seed, for a different start.
+            case shuffled(UInt64)
+        }
+
+        /// Which family takes in a couple whose partners both have parents in the tree.
+        enum Host: Hashable {
+            /// The first family the depth-first walk reaches.
+            case firstReached
+            /// The family of the couple's first (or last) partner who has parents in the tree.
+            case firstPartner, lastPartner
+        }
+
+        var roots: Roots
+        var host: Host
+
+        static let arranged = StartingOrder(roots: .arranged, host: .firstReached)
     }
+
+    /// See `StartingOrder.Host`.
+    let host: StartingOrder.Host
 
     init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, start: StartingOrder = .arranged) {
         self.graph = graph
         self.compact = compact
         self.layering = layering
+        self.host = start.host
         let memberCount = graph.members.count
         let unitCount = (layering.componentOfMember.max() ?? -1) + 1
         // Units are components; their members are ordered along the partnerships.

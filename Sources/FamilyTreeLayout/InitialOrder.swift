@@ -6,7 +6,7 @@ import FamilyTree
 extension Arrangement {
     func initialOrder(_ start: StartingOrder) -> [[Int]] {
         var roots = (0..<unitCount).filter { unit in unitRange(unit).allSatisfy { compact.primaryParentUnion[unitMemberList[$0]] == -1 } }
-        switch start {
+        switch start.roots {
         case .arranged:
             break
         case .mirrored:
@@ -28,6 +28,14 @@ extension Arrangement {
             best = (current.layers, count)
         }
         return best.layers
+    }
+
+    /// Whether the family of `child` may take in the child's unit (see `StartingOrder.Host`).
+    func isHost(_ child: Int) -> Bool {
+        let range = unitRange(unitOfMember[child])
+        guard host != .firstReached, range.count > 1 else { return true }
+        let withParents = range.lazy.map { self.unitMemberList[$0] }.filter { self.compact.primaryParentUnion[$0] >= 0 }
+        return (host == .lastPartner ? withParents.reversed().first : withParents.first) == child
     }
 
     struct DepthFirstOrder {
@@ -66,7 +74,7 @@ extension Arrangement {
                         let union = compact.unionsOfMember.items[entry]
                         for childEntry in compact.children.range(union) {
                             let child = compact.children.items[childEntry]
-                            if compact.primaryParentUnion[child] == union, !visited[unitOfMember[child]] { stack.append(unitOfMember[child]) }
+                            if compact.primaryParentUnion[child] == union, !visited[unitOfMember[child]], isHost(child) { stack.append(unitOfMember[child]) }
                         }
                     }
                 }

@@ -68,7 +68,10 @@ public struct LayeredLayout: LayoutEngine {
         // estimate predicts it well. Small trees can afford to try other starts and keep the best.
         guard graph.members.count <= options.startingOrderBudget else { return best }
         var fewest = LayoutMetrics.measure(best, of: graph).crossings
-        for start in [Arrangement.StartingOrder.mirrored] + (1...12).map({ .shuffled($0) }) where fewest > 0 {
+        let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...12).map { .shuffled($0) }
+        let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
+            + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }
+        for start in starts.dropFirst() where fewest > 0 {
             let candidate = layout(from: start)
             let crossings = LayoutMetrics.measure(candidate, of: graph).crossings
             if crossings < fewest {

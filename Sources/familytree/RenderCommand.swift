@@ -94,6 +94,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "native (ours) or graphviz (Graphviz's renderer, with --engine graphviz).")
     var renderer: RendererChoice = .native
 
+    @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
+    var noPhotos = false
+
     func validate() throws {
         if engine == .graphviz, !GraphvizSupport.isBuiltIn {
             throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
@@ -116,6 +119,7 @@ struct RenderCommand: ParsableCommand {
         if let root {
             graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
         }
+        graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree)
         let labeler = Labeler(format: label, today: try Today.dayNumber(today))
         if renderer == .graphviz {
             let graphvizFormat = format ?? (output == "-" ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())

@@ -211,3 +211,29 @@ struct Scratch {
         #expect(scratch.run("render", scratch.path("tree.json").path, "--renderer", "graphviz") == 2)
     }
 }
+
+@Suite struct PhotoTests {
+    /// A 1x1 PNG.
+    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+
+    @Test func photoFilesAreEmbeddedAndMissingOnesOnlyWarn() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(at: scratch.path("photos"), withIntermediateDirectories: true)
+        try PhotoTests.png.write(to: scratch.path("photos/ada.png"))
+        try scratch.write("people.json", #"{"members": [{"id": "ada", "firstName": "Ada", "photo": "photos/ada.png"}, {"id": "bob", "firstName": "Bob", "photo": "photos/missing.jpg"}, {"id": "cy", "firstName": "Cy", "photo": "photos"}]}"#)
+        #expect(scratch.run("render", scratch.path("people.json").path, "-o", scratch.path("people.svg").path) == 0)
+        let svg = try scratch.read("people.svg")
+        #expect(svg.contains("<image href=\"data:image/png;base64,iVBORw0KGgo"))
+        #expect(svg.components(separatedBy: "<image ").count - 1 == 1, "only the readable photo")
+        #expect(scratch.run("render", scratch.path("people.json").path, "--no-photos", "-o", scratch.path("plain.svg").path) == 0)
+        #expect(!(try scratch.read("plain.svg")).contains("<image"))
+    }
+
+    @Test func imageTypesAreRecognisedByTheirBytes() {
+        #expect(Photos.imageType(of: PhotoTests.png) == "image/png")
+        #expect(Photos.imageType(of: Data([0xFF, 0xD8, 0xFF, 0xE0])) == "image/jpeg")
+        #expect(Photos.imageType(of: Data("GIF89a".utf8)) == "image/gif")
+        #expect(Photos.imageType(of: Data("RIFF\0\0\0\0WEBPVP8 ".utf8)) == "image/webp")
+        #expect(Photos.imageType(of: Data("<svg>".utf8)) == nil)
+    }
+}

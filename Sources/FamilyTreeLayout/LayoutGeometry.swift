@@ -105,7 +105,8 @@ struct LayoutGeometry {
         let busOffsets = buses.offsets(spread: gap * 0.45, maximumStep: 8)
         // A line to a child more than one generation down passes each layer between through a gap
         // between boxes, never through a box.
-        let rows = LayerRows(layers: arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) } }, along: alongs, size: alongSize)
+        let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) } }
+        let rows = LayerRows(layers: memberLayers, along: alongs, size: alongSize)
         for line in pending {
             let busAcross = top(line.child) - gap / 2 + gap * 0.05 + busOffsets[line.bus]
             var points = [point(line.start.along, line.start.across)]
@@ -126,9 +127,8 @@ struct LayoutGeometry {
         }
 
         let extent = point(farAlong + options.margin, farAcross + options.margin)
-        let layers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) } }
         return Layout(boxes: boxes, unions: unionPoints, edges: edges, width: extent.x, height: extent.y,
-                      layerCount: arrangement.layers.count, direction: options.direction, layers: layers)
+                      layerCount: arrangement.layers.count, direction: options.direction, layers: memberLayers)
     }
 }
 

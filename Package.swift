@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FamilyTreeLayout", targets: ["FamilyTreeLayout"]),
         .library(name: "FamilyTreeRender", targets: ["FamilyTreeRender"]),
         .library(name: "FamilyTreeCalendar", targets: ["FamilyTreeCalendar"]),
+        .library(name: "FamilyTreeGEDCOM", targets: ["FamilyTreeGEDCOM"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -23,6 +24,7 @@ let package = Package(
         .target(name: "FamilyTree"),
         .target(name: "FamilyTreeLayout", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
+        .target(name: "FamilyTreeGEDCOM", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Its sources are wrapped in `#if Graphviz`: a trait on the dependency edge alone still builds it.
@@ -36,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "familytree",
             dependencies: [
-                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar",
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -56,6 +58,7 @@ let package = Package(
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
+        .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM"], resources: [.copy("Fixtures")]),
         .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

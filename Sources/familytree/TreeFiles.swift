@@ -1,4 +1,5 @@
 import FamilyTree
+import FamilyTreeGEDCOM
 import FamilyTreeRender
 import Foundation
 
@@ -15,9 +16,18 @@ enum TreeFiles {
         }
     }
 
-    /// Reads and validates a tree.json.
+    /// Reads and validates a tree: tree.json, or a GEDCOM file (by its `.ged` name or its `0 HEAD`).
     static func loadGraph(_ path: String) throws -> FamilyGraph {
-        try FamilyGraph(json: try read(path), file: path == "-" ? "<stdin>" : path)
+        let bytes = try read(path)
+        let name = path == "-" ? "<stdin>" : path
+        if GEDCOMFile.looksLikeGEDCOM(path: path, bytes: bytes) {
+            let imported = try GEDCOMFile.read(bytes, name: name)
+            if !imported.warnings.isEmpty {
+                Console.error("familytree: \(name): \(imported.warnings.count) warning\(imported.warnings.count == 1 ? "" : "s") while importing (familytree import \(name) --report lists them)")
+            }
+            return try FamilyGraph(document: imported.document, file: name)
+        }
+        return try FamilyGraph(json: bytes, file: name)
     }
 
     /// Writes `text` to `path` (standard output for `-`): a temporary file beside the target,

@@ -237,3 +237,23 @@ struct Scratch {
         #expect(Photos.imageType(of: Data("<svg>".utf8)) == nil)
     }
 }
+
+@Suite struct ImportCommandTests {
+    static let gedcom = "0 HEAD\n1 GEDC\n2 VERS 5.5.1\n1 CHAR UTF-8\n0 @I1@ INDI\n1 NAME Ada /Byron/\n1 SEX F\n1 BIRT\n2 DATE 10 DEC 1815\n1 FAMC @F1@\n0 @I2@ INDI\n1 NAME George /Byron/\n1 SEX M\n1 FAMS @F1@\n0 @F1@ FAM\n1 HUSB @I2@\n1 CHIL @I1@\n1 CHIL @I9@\n0 TRLR\n"
+
+    @Test func importWritesATreeAndRenderReadsGEDCOM() throws {
+        let scratch = try Scratch()
+        try scratch.write("byron.ged", ImportCommandTests.gedcom)
+        #expect(scratch.run("import", scratch.path("byron.ged").path, "-o", scratch.path("byron.json").path) == 0)
+        let graph = try FamilyGraph(json: Array(try scratch.read("byron.json").utf8))
+        #expect(graph.members.map(\.fullName) == ["Ada Byron", "George Byron"])
+        #expect(graph.member("I1")?.birthday == PartialDate("1815-12-10"))
+        #expect(scratch.run("render", scratch.path("byron.ged").path, "-o", scratch.path("byron.svg").path) == 0)
+        #expect(try scratch.read("byron.svg").contains("data-member=\"I1\""))
+        // A warning (CHIL @I9@ does not exist) is an error with --strict, and nothing is written.
+        #expect(scratch.run("import", scratch.path("byron.ged").path, "--strict", "-o", scratch.path("strict.json").path) == 1)
+        #expect(!(try scratch.files()).contains("strict.json"))
+        try scratch.write("not.ged", "just some text")
+        #expect(scratch.run("import", scratch.path("not.ged").path, "-o", scratch.path("x.json").path) == 1)
+    }
+}

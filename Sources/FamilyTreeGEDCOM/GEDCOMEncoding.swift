@@ -1,0 +1,105 @@
+/// Turns the bytes of a GEDCOM file into text: from the byte-order mark, else from `HEAD.CHAR`,
+/// else UTF-8 if it is valid, else Windows-1252. Never fails: a wrong declaration costs a warning.
+enum GEDCOMEncoding {
+    struct Decoded {
+        var text: String
+        /// What was used: "UTF-8", "UTF-16LE", "ANSEL", ...
+        var encoding: String
+        var warnings: [String]
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Decoded {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8OrLegacy(Array(bytes.dropFirst(3)), declared: "UTF-8 (BOM)") }
+        if bytes.starts(with: [0xFF, 0xFE]) { return Decoded(text: utf16(bytes.dropFirst(2), bigEndian: false), encoding: "UTF-16LE", warnings: []) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return Decoded(text: utf16(bytes.dropFirst(2), bigEndian: true), encoding: "UTF-16BE", warnings: []) }
+        // UTF-16 without a mark: "0" followed or preceded by a zero byte.
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == 0 { return Decoded(text: utf16(bytes[...], bigEndian: false), encoding: "UTF-16LE", warnings: []) }
+        if bytes.count >= 2, bytes[0] == 0, bytes[1] == UInt8(ascii: "0") { return Decoded(text: utf16(bytes[...], bigEndian: true), encoding: "UTF-16BE", warnings: []) }
+        switch declaredCharacterSet(bytes)?.uppercased() {
+        case "ANSEL":
+            // Many files say ANSEL but are 7-bit ASCII or really UTF-8 (royal92 is 7-bit).
+            if bytes.allSatisfy({ $0 < 0x80 }) { return Decoded(text: String(decoding: bytes, as: UTF8.self), encoding: "ANSEL (7-bit)", warnings: []) }
+            return Decoded(text: ansel(bytes), encoding: "ANSEL", warnings: [])
+        case "ANSI", "WINDOWS-1252", "CP1252", "IBMPC", "IBM WINDOWS", "MACINTOSH", "ISO-8859-1", "ISO8859-1", "LATIN1", "ASCII":
+            return Decoded(text: windows1252(bytes), encoding: "Windows-1252", warnings: [])
+        case let declared?:
+            return utf8OrLegacy(bytes, declared: declared)
+        case nil:
+            return utf8OrLegacy(bytes, declared: "none")
+        }
+    }
+
+    private static func utf8OrLegacy(_ bytes: [UInt8], declared: String) -> Decoded {
+        if let text = String(validating: bytes, as: UTF8.self) { return Decoded(text: text, encoding: "UTF-8", warnings: []) }
+        return Decoded(text: windows1252(bytes), encoding: "Windows-1252",
+                       warnings: ["the file is not valid UTF-8 (declared: \(declared)); read as Windows-1252"])
+    }
+
+    /// The value of `1 CHAR` in the header, read as ASCII.
+    static func declaredCharacterSet(_ bytes: [UInt8]) -> String? {
+        let head = String(decoding: bytes.prefix(8192).map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        for line in head.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count >= 3, words[0] == "1", words[1].uppercased() == "CHAR" { return words[2...].joined(separator: " ") }
+            if words.count >= 2, words[0] == "0", words[1].uppercased() != "HEAD", !words[1].hasPrefix("@") { break }
+            if words.count >= 2, words[0] == "0", words[1].hasPrefix("@") { break }
+        }
+        return nil
+    }
+
+    static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = bytes.startIndex
+        while index + 1 < bytes.endIndex {
+            let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
+            units.append(bigEndian ? first << 8 | second : second << 8 | first)
+            index += 2
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    static func windows1252(_ bytes: [UInt8]) -> String {
+        let high: [UInt32] = [0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+                              0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178]
+        var text = ""
+        text.unicodeScalars.reserveCapacity(bytes.count)
+        for byte in bytes {
+            let value = (0x80...0x9F).contains(byte) ? high[Int(byte) - 0x80] : UInt32(byte)
+            text.unicodeScalars.append(Unicode.Scalar(value)!)
+        }
+        return text
+    }
+
+    /// ANSEL (ANSI Z39.47 with GEDCOM's additions): combining marks come before the base letter.
+    static func ansel(_ bytes: [UInt8]) -> String {
+        let special: [UInt8: UInt32] = [
+            0xA1: 0x0141, 0xA2: 0x00D8, 0xA3: 0x0110, 0xA4: 0x00DE, 0xA5: 0x00C6, 0xA6: 0x0152, 0xA7: 0x02B9, 0xA8: 0x00B7,
+            0xA9: 0x266D, 0xAA: 0x00AE, 0xAB: 0x00B1, 0xAC: 0x01A0, 0xAD: 0x01AF, 0xAE: 0x02BC, 0xB0: 0x02BB, 0xB1: 0x0142,
+            0xB2: 0x00F8, 0xB3: 0x0111, 0xB4: 0x00FE, 0xB5: 0x00E6, 0xB6: 0x0153, 0xB7: 0x02BA, 0xB8: 0x0131, 0xB9: 0x00A3,
+            0xBA: 0x00F0, 0xBC: 0x01A1, 0xBD: 0x01B0, 0xBE: 0x25A1, 0xBF: 0x25A0, 0xC0: 0x00B0, 0xC1: 0x2113, 0xC2: 0x2117,
+            0xC3: 0x00A9, 0xC4: 0x266F, 0xC5: 0x00BF, 0xC6: 0x00A1, 0xC7: 0x00DF, 0xC8: 0x20AC, 0xCD: 0x0065, 0xCE: 0x006F, 0xCF: 0x00DF,
+        ]
+        let combining: [UInt8: UInt32] = [
+            0xE0: 0x0309, 0xE1: 0x0300, 0xE2: 0x0301, 0xE3: 0x0302, 0xE4: 0x0303, 0xE5: 0x0304, 0xE6: 0x0306, 0xE7: 0x0307,
+            0xE8: 0x0308, 0xE9: 0x030C, 0xEA: 0x030A, 0xEB: 0xFE20, 0xEC: 0xFE21, 0xED: 0x0315, 0xEE: 0x030B, 0xEF: 0x0310,
+            0xF0: 0x0327, 0xF1: 0x0328, 0xF2: 0x0323, 0xF3: 0x0324, 0xF4: 0x0325, 0xF5: 0x0333, 0xF6: 0x0332, 0xF7: 0x0326,
+            0xF8: 0x031C, 0xF9: 0x032E, 0xFA: 0xFE22, 0xFB: 0xFE23, 0xFE: 0x0313,
+        ]
+        var text = ""
+        var pendingMarks: [Unicode.Scalar] = []
+        for byte in bytes {
+            if let mark = combining[byte] {
+                pendingMarks.append(Unicode.Scalar(mark)!)
+                continue
+            }
+            let scalar: Unicode.Scalar = byte < 0x80 ? Unicode.Scalar(byte) : Unicode.Scalar(special[byte] ?? 0xFFFD)!
+            text.unicodeScalars.append(scalar)
+            // In Unicode the marks follow their base letter.
+            text.unicodeScalars.append(contentsOf: pendingMarks)
+            pendingMarks.removeAll()
+        }
+        text.unicodeScalars.append(contentsOf: pendingMarks)
+        return text
+    }
+}

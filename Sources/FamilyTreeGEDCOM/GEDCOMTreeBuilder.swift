@@ -1,0 +1,247 @@
+import FamilyTree
+
+/// Maps INDI and FAM records onto members and unions, repairing links that disagree.
+struct GEDCOMTreeBuilder {
+    let records: [GEDCOMRecord]
+    private(set) var warnings: [GEDCOMWarning] = []
+    private(set) var document = TreeDocument(members: [])
+
+    init(records: [GEDCOMRecord]) {
+        self.records = records
+    }
+
+    private mutating func warn(_ kind: GEDCOMWarning.Kind, _ line: Int?, _ message: String) {
+        warnings.append(GEDCOMWarning(kind: kind, line: line, message: message))
+    }
+
+    /// A family as read: partners and children with their kinds, and where the FAM record is.
+    private struct Family {
+        var id: String
+        var line: Int
+        var partners: [String] = []
+        var children: [ChildLink] = []
+        var marriage: PartialDate?
+        var divorce: PartialDate?
+    }
+
+    mutating func build() {
+        var members: [Member] = []
+        var memberIndex: [String: Int] = [:]
+        var individuals: [GEDCOMRecord] = []
+        var families: [Family] = []
+        var familyIndex: [String: Int] = [:]
+        var familyRecords: [GEDCOMRecord] = []
+        for record in records {
+            guard let xref = record.xref else { continue }
+            switch record.tag {
+            case "INDI":
+                guard memberIndex[xref] == nil else { warn(.reference, record.line, "a second record with id @\(xref)@ is left out"); continue }
+                memberIndex[xref] = members.count
+                members.append(member(from: record, id: xref))
+                individuals.append(record)
+            case "FAM":
+                guard familyIndex[xref] == nil else { warn(.reference, record.line, "a second record with id @\(xref)@ is left out"); continue }
+                familyIndex[xref] = families.count
+                families.append(Family(id: xref, line: record.line))
+                familyRecords.append(record)
+            default:
+                continue
+            }
+        }
+
+        // Families as they describe themselves.
+        for (position, record) in familyRecords.enumerated() {
+            for tag in ["HUSB", "WIFE"] {
+                for partner in record.all(tag) {
+                    guard let id = partner.pointer else { continue }
+                    guard memberIndex[id] != nil else { warn(.reference, partner.line, "\(tag) points to @\(id)@, which does not exist"); continue }
+                    if families[position].partners.contains(id) {
+                        warn(.family, partner.line, "@\(id)@ is both partners of family @\(families[position].id)@; kept once")
+                    } else if families[position].partners.count < 2 {
+                        families[position].partners.append(id)
+                    } else {
+                        warn(.family, partner.line, "family @\(families[position].id)@ already has two partners; @\(id)@ left out of it")
+                    }
+                }
+            }
+            for child in record.all("CHIL") {
+                guard let id = child.pointer else { continue }
+                guard memberIndex[id] != nil else { warn(.reference, child.line, "CHIL points to @\(id)@, which does not exist"); continue }
+                if !families[position].children.contains(where: { $0.member == id }) { families[position].children.append(ChildLink(id)) }
+            }
+            families[position].marriage = date(record.first("MARR")?.first("DATE"), what: "marriage")
+            families[position].divorce = date(record.first("DIV")?.first("DATE"), what: "divorce")
+        }
+
+        // What individuals say of their families: repair the families from it.
+        for (position, record) in individuals.enumerated() {
+            let id = members[position].id
+            for link in record.all("FAMS") {
+                guard let family = link.pointer else { continue }
+                guard let index = familyIndex[family] else { warn(.reference, link.line, "FAMS points to @\(family)@, which does not exist"); continue }
+                if !families[index].partners.contains(id) {
+                    if families[index].partners.count < 2 {
+                        families[index].partners.append(id)
+                        warn(.link, link.line, "@\(id)@ names family @\(family)@ as a spouse but the family does not name them; added")
+                    } else {
+                        warn(.link, link.line, "@\(id)@ names family @\(family)@, which already has two partners; left out")
+                    }
+                }
+            }
+            var adoptedInto = Set<String>()
+            for event in record.all("ADOP") { if let family = event.first("FAMC")?.pointer { adoptedInto.insert(family) } }
+            for link in record.all("FAMC") {
+                guard let family = link.pointer else { continue }
+                guard let index = familyIndex[family] else { warn(.reference, link.line, "FAMC points to @\(family)@, which does not exist"); continue }
+                let kind = childKind(pedigree: link.first("PEDI"), adopted: adoptedInto.contains(family))
+                if let slot = families[index].children.firstIndex(where: { $0.member == id }) {
+                    families[index].children[slot].kind = kind
+                } else {
+                    families[index].children.append(ChildLink(id, kind: kind))
+                    warn(.link, link.line, "@\(id)@ names family @\(family)@ as parents but the family does not list them; added")
+                }
+            }
+        }
+        // Children listed by a family that their own record does not name are kept, with a word.
+        for (position, record) in familyRecords.enumerated() {
+            for child in record.all("CHIL") {
+                guard let id = child.pointer, let index = memberIndex[id] else { continue }
+                if !individuals[index].all("FAMC").contains(where: { $0.pointer == families[position].id }) {
+                    warn(.link, child.line, "family @\(families[position].id)@ lists @\(id)@, whose record does not name it; kept")
+                }
+            }
+        }
+
+        var unions: [Union] = []
+        for family in families {
+            guard !family.partners.isEmpty else {
+                if !family.children.isEmpty {
+                    warn(.family, family.line, "family @\(family.id)@ has children but no parents; its children are drawn without it")
+                }
+                continue
+            }
+            unions.append(Union(id: family.id, partners: family.partners, marriage: family.marriage, divorce: family.divorce, children: family.children))
+        }
+        unions = limitBirthParents(unions)
+        document = TreeDocument(members: members, unions: unions)
+        breakCycles()
+    }
+
+    /// A child may have two birth parents: families after that are kept as step families, with a warning.
+    private mutating func limitBirthParents(_ unions: [Union]) -> [Union] {
+        var birthParents: [String: Set<String>] = [:]
+        var result = unions
+        for (position, union) in unions.enumerated() {
+            for (slot, link) in union.children.enumerated() where link.kind == .birth {
+                let parents = birthParents[link.member, default: []].union(union.partners)
+                if parents.count > 2 {
+                    result[position].children[slot].kind = .step
+                    warn(.link, nil, "@\(link.member)@ would have more than two birth parents; family @\(union.id)@ is kept as a step family")
+                } else {
+                    birthParents[link.member] = parents
+                }
+            }
+        }
+        return result
+    }
+
+    /// People recorded as their own ancestors: the child link closing each cycle is dropped, with a warning.
+    private mutating func breakCycles() {
+        for _ in 0..<1_000 {
+            do {
+                _ = try FamilyGraph(document: document)
+                return
+            } catch .invalidTree(_, let problems) {
+                let cycles = problems.filter { $0.kind == .ancestryCycle }
+                guard !cycles.isEmpty else { return }
+                for cycle in cycles {
+                    // The cycle lists ancestors downward; the last one is a parent of the first.
+                    guard let child = cycle.ids.first, let parent = cycle.ids.last else { continue }
+                    for position in document.unions.indices where document.unions[position].partners.contains(parent) {
+                        document.unions[position].children.removeAll { $0.member == child }
+                    }
+                    warn(.cycle, nil, "@\(child)@ would be their own ancestor (\(cycle.ids.map { "@\($0)@" }.joined(separator: " → "))); the link to @\(parent)@ is dropped")
+                }
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func childKind(pedigree: GEDCOMRecord?, adopted: Bool) -> ChildKind {
+        if adopted { return .adopted }
+        switch pedigree?.value.trimmingSpaces.lowercased() {
+        case "adopted": return .adopted
+        case "foster": return .foster
+        case "step": return .step
+        default: return .birth
+        }
+    }
+
+    private mutating func date(_ record: GEDCOMRecord?, what: String) -> PartialDate? {
+        guard let record else { return nil }
+        let text = record.value.trimmingSpaces
+        guard !text.isEmpty else { return nil }
+        if let date = GEDCOMDate.parse(text) { return date }
+        warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; kept in the notes")
+        return nil
+    }
+
+    private mutating func member(from record: GEDCOMRecord, id: String) -> Member {
+        var member = Member(id: id, firstName: "")
+        var notes: [String] = []
+        if let name = record.first("NAME") {
+            let parts = GEDCOMTreeBuilder.nameParts(name.value)
+            var given = parts.given
+            var surname = parts.surname
+            if let value = name.first("GIVN")?.value.trimmingSpaces, !value.isEmpty { given = value }
+            if let value = name.first("SURN")?.value.trimmingSpaces, !value.isEmpty { surname = value }
+            // PAF writes a given name of several words with underscores: "Henry_VIII" is one name.
+            let words = given.split(separator: " ").map { String($0).replacingAll("_", with: " ") }
+            member.firstName = words.first ?? ""
+            member.middleName = words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
+            var last = surname.replacingAll("_", with: " ").trimmingSpaces
+            let suffix = (name.first("NSFX")?.value ?? parts.suffix).trimmingSpaces
+            if !suffix.isEmpty { last = last.isEmpty ? suffix : "\(last) \(suffix)" }
+            member.lastName = last.isEmpty ? nil : last
+            if let nickname = name.first("NICK")?.value.trimmingSpaces, !nickname.isEmpty { member.nickname = nickname }
+        }
+        // Some programs write NICK beside NAME rather than under it.
+        if member.nickname == nil, let nickname = record.first("NICK")?.value.trimmingSpaces, !nickname.isEmpty { member.nickname = nickname }
+        if let sex = record.first("SEX") {
+            switch sex.value.trimmingSpaces.uppercased() {
+            case "M", "MALE": member.sex = .male
+            case "F", "FEMALE": member.sex = .female
+            case "X": member.sex = .other
+            case "U", "": member.sex = .unknown
+            default:
+                member.sex = .unknown
+                warn(.sex, sex.line, "SEX \"\(sex.value)\" of @\(id)@ is not M, F, X or U; read as unknown")
+            }
+        }
+        for (tag, what) in [("BIRT", "birth"), ("DEAT", "death")] {
+            guard let event = record.first(tag), let dateRecord = event.first("DATE") else { continue }
+            let text = dateRecord.value.trimmingSpaces
+            guard !text.isEmpty else { continue }
+            if let date = GEDCOMDate.parse(text) {
+                if tag == "BIRT" { member.birthday = date } else { member.deathDate = date }
+            } else {
+                notes.append("\(what.prefix(1).uppercased() + what.dropFirst()): \(text)")
+                warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept in the notes")
+            }
+        }
+        if !notes.isEmpty { member.notes = notes.joined(separator: "\n") }
+        return member
+    }
+
+    /// `Given /Surname/ Suffix`, with the quirks of real files (`Charlemagne  //`, no space before the slash).
+    static func nameParts(_ value: String) -> (given: String, surname: String, suffix: String) {
+        let pieces = value.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        func clean(_ text: Substring) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        switch pieces.count {
+        case 1: return (clean(pieces[0]), "", "")
+        case 2: return (clean(pieces[0]), clean(pieces[1]), "")
+        default: return (clean(pieces[0]), clean(pieces[1]), clean(pieces[2]))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import FamilyTree
+@testable import FamilyTreeGEDCOM
+
+enum GEDCOMFixtures {
+    static func bytes(_ name: String) throws -> [UInt8] {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
+        return Array(try Data(contentsOf: url))
+    }
+
+    /// `../shared/data` beside the package, where CI puts the real files.
+    static let sharedData = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/data")
+    static var haveSharedData: Bool { FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("royal92/royal92.ged").path) }
+}
+
+@Suite struct GEDCOMImportTests {
+    @Test func namesDatesFamiliesAndRepairs() throws {
+        let imported = try GEDCOMImport(bytes: try GEDCOMFixtures.bytes("tudors.ged"))
+        #expect(imported.version == "5.5.1" && imported.encoding == "UTF-8")
+        let graph = try FamilyGraph(document: imported.document)
+        let henry = try #require(graph.member("I1"))
+        #expect(henry.firstName == "Henry VIII" && henry.lastName == "Tudor" && henry.sex == .male)
+        #expect(henry.deathDate == PartialDate("1547-01-28"), "dual year 1546/47 is 1547")
+        #expect(graph.member("I2")?.lastName == "of Aragon" && graph.member("I2")?.birthday == PartialDate("about 1485"))
+        let charlemagne = try #require(graph.member("I6"))
+        #expect(charlemagne.lastName == nil && charlemagne.nickname == "Carolus" && charlemagne.sex == .unknown)
+        #expect(charlemagne.birthday == PartialDate("between 0742 and 0748"))
+        let ward = try #require(graph.member("I7"))
+        #expect(ward.birthday == PartialDate("about 1540"), "INT with a phrase")
+        #expect(ward.notes == "Death: @#DHEBREW@ 5 TSH 5300", "dates we cannot place are kept as written")
+        // Henry's two marriages, each with its own child; Ward added to F2 from his FAMC, as a foster child.
+        #expect(graph.topology.unionsOfMember[graph.index(of: "I1")!].count == 2)
+        let second = try #require(graph.unions.first { $0.id == "F2" })
+        #expect(second.children == [ChildLink("I5"), ChildLink("I7", kind: .foster)])
+        #expect(second.partners == ["I1", "I3"], "@VOID@ is no partner")
+        let first = try #require(graph.unions.first { $0.id == "F1" })
+        #expect(first.marriage == PartialDate("1509-06-11") && first.divorce == PartialDate("1533"))
+        let kinds = imported.warnings.map(\.kind)
+        #expect(kinds.contains(.sex) && kinds.contains(.date) && kinds.contains(.reference) && kinds.contains(.link))
+        #expect(imported.warnings.first { $0.kind == .reference }?.line == 70)
+    }
+
+    @Test(arguments: [
+        ("12 JAN 1850", "1850-01-12"), ("JAN 1850", "1850-01"), ("1850", "1850"), ("ABT 1850", "about 1850"),
+        ("CAL 1850", "about 1850"), ("EST MAR 1850", "about 1850-03"), ("BEF 1850", "before 1850"), ("AFT 2 FEB 1850", "after 1850-02-02"),
+        ("BET 1850 AND 1860", "between 1850 and 1860"), ("FROM 1850 TO 1860", "between 1850 and 1860"), ("FROM 1850", "after 1850"),
+        ("TO 1860", "before 1860"), ("INT 1850 (about then)", "about 1850"), ("1731/32", "1732"), ("1815/1816", "1816"),
+        ("1699/00", "1700"), ("@#DGREGORIAN@ 1 JAN 1900", "1900-01-01"), ("@#DJULIAN@ 1 JAN 1700", "about 1700-01-01"),
+        ("JULIAN 1 JAN 1700", "about 1700-01-01"), ("10 JAN", "--01-10"), ("abt 1850", "about 1850"),
+    ])
+    func dates(text: String, expected: String) {
+        #expect(GEDCOMDate.parse(text)?.description == expected)
+    }
+
+    @Test(arguments: ["@#DHEBREW@ 5 TSH 5300", "44 B.C.", "Christmas 1850", "31 FEB 1850", "BET 1860 AND 1850", "", "13 XYZ 1850"])
+    func textThatIsNotADate(text: String) {
+        #expect(GEDCOMDate.parse(text) == nil)
+    }
+
+    @Test func encodings() throws {
+        let body = "0 HEAD\n1 CHAR %@\n0 @I1@ INDI\n1 NAME %@ /Müller/\n0 TRLR\n"
+        func file(_ charset: String, name: String) -> String {
+            body.replacingOccurrences(of: "1 CHAR %@", with: "1 CHAR \(charset)").replacingOccurrences(of: "%@", with: name)
+        }
+        // UTF-16 LE with and without BOM, BE with BOM.
+        let utf16 = Array(file("UNICODE", name: "Zoë").utf16)
+        let little = utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let big = utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for bytes in [[0xFF, 0xFE] + little, little, [0xFE, 0xFF] + big] {
+            let imported = try GEDCOMImport(bytes: bytes)
+            #expect(imported.document.members.first?.firstName == "Zoë")
+            #expect(imported.document.members.first?.lastName == "Müller")
+        }
+        // ANSEL: the diaeresis (0xE8) comes before its letter.
+        var ansel = Array("0 HEAD\r1 CHAR ANSEL\r0 @I1@ INDI\r1 NAME Zo".utf8) + [0xE8] + Array("e /M".utf8) + [0xE8] + Array("uller/\r0 TRLR\r".utf8)
+        var imported = try GEDCOMImport(bytes: ansel)
+        #expect(imported.document.members.first?.firstName == "Zoë" && imported.document.members.first?.lastName == "Müller")
+        #expect(imported.encoding == "ANSEL")
+        // Windows-1252, and a file that says UTF-8 but is not.
+        ansel = Array("0 HEAD\n1 CHAR ANSI\n0 @I1@ INDI\n1 NAME Zo".utf8) + [0xEB] + Array(" /M".utf8) + [0xFC] + Array("ller/\n0 TRLR\n".utf8)
+        imported = try GEDCOMImport(bytes: ansel)
+        #expect(imported.document.members.first?.firstName == "Zoë")
+        let wrong = Array("0 HEAD\n1 CHAR UTF-8\n0 @I1@ INDI\n1 NAME Zo".utf8) + [0xEB] + Array(" /X/\n0 TRLR\n".utf8)
+        imported = try GEDCOMImport(bytes: wrong)
+        #expect(imported.document.members.first?.firstName == "Zoë" && imported.warnings.contains { $0.kind == .encoding })
+    }
+
+    @Test func brokenInputNeverCrashes() throws {
+        #expect(throws: GEDCOMError.self) { _ = try GEDCOMImport(bytes: Array("hello".utf8)) }
+        #expect(throws: GEDCOMError.self) { _ = try GEDCOMImport(bytes: []) }
+        let odd = "0 HEAD\n1 CHAR UTF-8\nnonsense line\n3 DEEP jump\n0 @I1@ INDI\n1 FAMC @F1@\n1 FAMS @F1@\n0 @F1@ FAM\n1 HUSB @I1@\n1 CHIL @I1@\n0 @F2@ FAM\n1 CHIL @I1@\n0 TRLR"
+        let imported = try GEDCOMImport(bytes: Array(odd.utf8))
+        // Someone who is their own parent: the link is dropped, the person kept.
+        _ = try FamilyGraph(document: imported.document)
+        #expect(imported.warnings.contains { $0.kind == .syntax && $0.line == 3 })
+        #expect(imported.warnings.contains { $0.kind == .cycle })
+        #expect(imported.warnings.contains { $0.kind == .family }, "a family with children and no parents")
+    }
+}
+
+/// Every GEDCOM file in ../shared/data imports, and the counts match its README.
+@Suite(.enabled(if: GEDCOMFixtures.haveSharedData, "../shared/data is not beside the package: the real-file corpus is not tested"))
+struct GEDCOMCorpusTests {
+    @Test func everyFileImportsIntoAValidGraph() throws {
+        let files = FileManager.default.enumerator(atPath: GEDCOMFixtures.sharedData.path)!.compactMap { $0 as? String }.filter { $0.lowercased().hasSuffix(".ged") }.sorted()
+        #expect(files.count >= 100)
+        var failures: [String] = []
+        for file in files {
+            let bytes = Array(try Data(contentsOf: GEDCOMFixtures.sharedData.appendingPathComponent(file)))
+            do {
+                _ = try FamilyGraph(document: try GEDCOMImport(bytes: bytes).document)
+            } catch {
+                failures.append("\(file): \(error)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test(arguments: [
+        ("royal92/royal92.ged", 3010, 1422), ("gedcom-samples/bronte.ged", 14, 4), ("gedcom-samples/shakespeare.ged", 31, 11),
+        ("gedcom-samples/bach.ged", 33, 14), ("gedcom-samples/kennedy.ged", 208, 75), ("gedcom-samples/EnglishTudorRoyalFamily.ged", 347, 200),
+        ("gramps-example/sample.ged", 42, 15), ("torture-tgc55/TGC551.ged", 15, 7), ("torture-tgc55/TGC55CLF.ged", 15, 7),
+    ])
+    func countsMatchTheREADME(file: String, people: Int, families: Int) throws {
+        let imported = try GEDCOMImport(bytes: Array(try Data(contentsOf: GEDCOMFixtures.sharedData.appendingPathComponent(file))))
+        #expect(imported.peopleCount == people)
+        #expect(imported.familyCount == families)
+    }
+}

@@ -123,8 +123,30 @@ struct GEDCOMTreeBuilder {
             unions.append(Union(id: family.id, partners: family.partners, marriage: family.marriage, divorce: family.divorce, children: family.children))
         }
         unions = limitBirthParents(unions)
+        // familytree's own export keeps ids that are no GEDCOM xrefs in _FTID: give them back.
+        let memberIDs = GEDCOMTreeBuilder.originalIDs(individuals, xrefs: members.map(\.id))
+        let unionIDs = GEDCOMTreeBuilder.originalIDs(familyRecords, xrefs: families.map(\.id))
+        for index in members.indices { members[index].id = memberIDs[members[index].id]! }
+        for index in unions.indices {
+            unions[index].id = unionIDs[unions[index].id]!
+            unions[index].partners = unions[index].partners.map { memberIDs[$0]! }
+            for slot in unions[index].children.indices { unions[index].children[slot].member = memberIDs[unions[index].children[slot].member]! }
+        }
         document = TreeDocument(members: members, unions: unions)
         breakCycles()
+    }
+
+    /// Each xref's id: its record's `_FTID` when that is present and unused, else the xref.
+    private static func originalIDs(_ records: [GEDCOMRecord], xrefs: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        var used = Set(xrefs)
+        for (record, xref) in zip(records, xrefs) {
+            result[xref] = xref
+            guard let original = record.first("_FTID")?.value.trimmingSpaces, !original.isEmpty, original != xref, !used.contains(original) else { continue }
+            used.insert(original)
+            result[xref] = original
+        }
+        return result
     }
 
     /// A child may have two birth parents: families after that are kept as step families, with a warning.
@@ -174,13 +196,20 @@ struct GEDCOMTreeBuilder {
         case "adopted": return .adopted
         case "foster": return .foster
         case "step": return .step
+        case "other" where pedigree?.first("PHRASE")?.value.lowercased().contains("step") == true: return .step
         default: return .birth
         }
     }
 
+    /// A date's text: its payload, or its PHRASE when the payload is empty (a date without a year).
+    static func dateText(_ record: GEDCOMRecord) -> String {
+        let payload = record.value.trimmingSpaces
+        return payload.isEmpty ? (record.first("PHRASE")?.value.trimmingSpaces ?? "") : payload
+    }
+
     private mutating func date(_ record: GEDCOMRecord?, what: String) -> PartialDate? {
         guard let record else { return nil }
-        let text = record.value.trimmingSpaces
+        let text = GEDCOMTreeBuilder.dateText(record)
         guard !text.isEmpty else { return nil }
         if let date = GEDCOMDate.parse(text) { return date }
         warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; kept in the notes")
@@ -221,7 +250,7 @@ struct GEDCOMTreeBuilder {
         }
         for (tag, what) in [("BIRT", "birth"), ("DEAT", "death")] {
             guard let event = record.first(tag), let dateRecord = event.first("DATE") else { continue }
-            let text = dateRecord.value.trimmingSpaces
+            let text = GEDCOMTreeBuilder.dateText(dateRecord)
             guard !text.isEmpty else { continue }
             if let date = GEDCOMDate.parse(text) {
                 if tag == "BIRT" { member.birthday = date } else { member.deathDate = date }
@@ -230,6 +259,8 @@ struct GEDCOMTreeBuilder {
                 warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept in the notes")
             }
         }
+        // Inline notes (not pointers to NOTE records) are kept.
+        for note in record.all("NOTE") where note.pointer == nil && !note.value.isEmpty { notes.append(note.value) }
         if !notes.isEmpty { member.notes = notes.joined(separator: "\n") }
         return member
     }

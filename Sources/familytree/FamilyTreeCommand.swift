@@ -21,7 +21,7 @@ struct FamilyTreeCommand: ParsableCommand {
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
         version: "familytree \(version) (\(GraphvizSupport.versionNote))",
-        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self]
+        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self]
     )
 
     static func main() {

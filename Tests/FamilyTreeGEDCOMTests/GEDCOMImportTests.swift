@@ -130,3 +130,56 @@ struct GEDCOMCorpusTests {
         #expect(imported.familyCount == families)
     }
 }
+
+@Suite struct GEDCOMRoundTripTests {
+    static func exampleFamily() throws -> FamilyGraph {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/family.json")
+        return try FamilyGraph(json: Array(try Data(contentsOf: url)))
+    }
+
+    /// What GEDCOM can carry of a member.
+    struct Person: Equatable {
+        var id, first: String
+        var middle, last, nickname: String?
+        var sex: Sex?
+        var birthday, death: PartialDate?
+        var notes: String?
+    }
+
+    static func people(_ graph: FamilyGraph) -> [Person] {
+        graph.members.map { Person(id: $0.id, first: $0.firstName, middle: $0.middleName, last: $0.lastName, nickname: $0.nickname,
+                                   sex: $0.sex, birthday: $0.birthday, death: $0.deathDate, notes: $0.notes) }
+    }
+
+    @Test(arguments: GEDCOMExport.Version.allCases)
+    func importExportImportKeepsTheFamily(version: GEDCOMExport.Version) throws {
+        let original = try Self.exampleFamily()
+        let text = GEDCOMExport(version: version).write(original)
+        #expect(text.hasPrefix("0 HEAD\n1 GEDC\n2 VERS \(version.rawValue)\n"))
+        let imported = try GEDCOMImport(bytes: Array(text.utf8))
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let again = try FamilyGraph(document: imported.document)
+        #expect(Self.people(again) == Self.people(original))
+        #expect(again.unions.map(\.id) == original.unions.map(\.id))
+        for (first, second) in zip(original.unions, again.unions) {
+            #expect(first.partners == second.partners && first.marriage == second.marriage && first.divorce == second.divorce)
+            #expect(first.children == second.children, "children, their order and kinds in \(first.id)")
+        }
+        // And once more: the second export is the first, byte for byte.
+        #expect(GEDCOMExport(version: version).write(again) == text)
+    }
+
+    @Test func idsThatAreNoXrefsAreNumberedAndComeBack() throws {
+        let graph = try FamilyGraph(
+            members: [Member(id: "6a1f-uuid", firstName: "A", sex: .other), Member(id: "B", firstName: "B@home"), Member(id: "c", firstName: "C")],
+            unions: [Union(id: "u-1", partners: ["6a1f-uuid", "B"], children: [ChildLink("c", kind: .step)])]
+        )
+        let text = GEDCOMExport().write(graph)
+        #expect(text.contains("0 @I1@ INDI\n1 _FTID 6a1f-uuid\n") && text.contains("0 @B@ INDI"))
+        #expect(text.contains("2 PEDI OTHER\n3 PHRASE step") && text.contains("1 SEX X"))
+        let back = try FamilyGraph(document: try GEDCOMImport(bytes: Array(text.utf8)).document)
+        #expect(back.members.map(\.id) == ["6a1f-uuid", "B", "c"] && back.member("B")?.firstName == "B@home")
+        #expect(back.unions.first?.children == [ChildLink("c", kind: .step)])
+    }
+}

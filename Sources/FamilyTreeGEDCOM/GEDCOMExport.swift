@@ -1,0 +1,137 @@
+import FamilyTree
+
+/// Writes a family as GEDCOM 7.0 (or 5.5.1): individuals with names, sex, birth and death dates,
+/// families with partners, children in sibling order, child kinds, marriage and divorce dates.
+///
+/// Ids that are not valid GEDCOM xrefs (UUIDs, lower case) become `I1`, `F1`, ... and the original id
+/// is kept in an `_FTID` extension, so an import gives the same ids back. Dates without a year are
+/// written as a date phrase. Cross-bloodline connections have no GEDCOM form and are not written.
+public struct GEDCOMExport: Sendable {
+    public enum Version: String, Sendable, CaseIterable {
+        case v7 = "7.0"
+        case v551 = "5.5.1"
+    }
+
+    public var version: Version
+
+    public init(version: Version = .v7) {
+        self.version = version
+    }
+
+    public func write(_ graph: FamilyGraph) -> String {
+        var lines: [String] = ["0 HEAD", "1 GEDC", "2 VERS \(version.rawValue)"]
+        if version == .v551 { lines += ["2 FORM LINEAGE-LINKED", "1 CHAR UTF-8"] }
+        lines += ["1 SOUR familytree", "2 NAME familytree"]
+        let memberXref = xrefs(graph.members.map(\.id), prefix: "I")
+        let unionXref = xrefs(graph.unions.map(\.id), prefix: "F")
+        for (index, member) in graph.members.enumerated() {
+            lines.append("0 @\(memberXref[index])@ INDI")
+            if memberXref[index] != member.id { lines.append("1 _FTID \(escaped(member.id))") }
+            let given = [member.firstName, member.middleName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/".replacingAll("  ", with: " "))
+            if !given.isEmpty { lines.append("2 GIVN \(escaped(given))") }
+            if let last = member.lastName, !last.isEmpty { lines.append("2 SURN \(escaped(last))") }
+            if let nickname = member.nickname, !nickname.isEmpty { lines.append("2 NICK \(escaped(nickname))") }
+            if let sex = member.sex {
+                switch sex {
+                case .male: lines.append("1 SEX M")
+                case .female: lines.append("1 SEX F")
+                case .other: lines.append(version == .v7 ? "1 SEX X" : "1 SEX U")
+                case .unknown: lines.append("1 SEX U")
+                }
+            }
+            if let birthday = member.birthday { lines += ["1 BIRT"] + date(birthday, level: 2) }
+            if let death = member.deathDate { lines += ["1 DEAT"] + date(death, level: 2) }
+            for union in graph.topology.parentUnions[index] {
+                lines.append("1 FAMC @\(unionXref[union])@")
+                let kind = graph.unions[union].children.first { $0.member == member.id }?.kind ?? .birth
+                lines += pedigree(kind)
+            }
+            for union in graph.topology.unionsOfMember[index] { lines.append("1 FAMS @\(unionXref[union])@") }
+            if let notes = member.notes, !notes.isEmpty { lines += text("NOTE", notes, level: 1) }
+        }
+        for (index, union) in graph.unions.enumerated() {
+            lines.append("0 @\(unionXref[index])@ FAM")
+            if unionXref[index] != union.id { lines.append("1 _FTID \(escaped(union.id))") }
+            let partners = graph.topology.partners[index]
+            // HUSB and WIFE are the first and second partner: GEDCOM 7 allows any sexes.
+            lines.append("1 HUSB @\(memberXref[partners[0]])@")
+            if partners.count > 1 { lines.append("1 WIFE @\(memberXref[partners[1]])@") }
+            for child in graph.topology.children[index] { lines.append("1 CHIL @\(memberXref[child])@") }
+            if let marriage = union.marriage { lines += ["1 MARR"] + date(marriage, level: 2) }
+            if let divorce = union.divorce { lines += ["1 DIV"] + date(divorce, level: 2) }
+        }
+        lines.append("0 TRLR")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func pedigree(_ kind: ChildKind) -> [String] {
+        switch (kind, version) {
+        case (.birth, _): return []
+        case (.adopted, .v7): return ["2 PEDI ADOPTED"]
+        case (.foster, .v7): return ["2 PEDI FOSTER"]
+        case (.step, .v7): return ["2 PEDI OTHER", "3 PHRASE step"]
+        case (.adopted, .v551): return ["2 PEDI adopted"]
+        case (.foster, .v551): return ["2 PEDI foster"]
+        // 5.5.1 has no step pedigree; a NOTE keeps it.
+        case (.step, .v551): return ["2 NOTE step child"]
+        }
+    }
+
+    private func date(_ date: PartialDate, level: Int) -> [String] {
+        func calendarDate(_ value: CalendarDate) -> String {
+            var words: [String] = []
+            if let day = value.day { words.append("\(day)") }
+            if let month = value.month { words.append(GEDCOMDate.months[month - 1]) }
+            if let year = value.year { words.append("\(year)") }
+            return words.joined(separator: " ")
+        }
+        if date.anchor.year == nil {
+            // GEDCOM dates need a year: the day and month go in a phrase.
+            return ["\(level) DATE", "\(level + 1) PHRASE \(calendarDate(date.anchor))"]
+        }
+        let payload: String
+        switch date {
+        case .exact(let value): payload = calendarDate(value)
+        case .about(let value): payload = "ABT " + calendarDate(value)
+        case .before(let value): payload = "BEF " + calendarDate(value)
+        case .after(let value): payload = "AFT " + calendarDate(value)
+        case .between(let low, let high): payload = "BET \(calendarDate(low)) AND \(calendarDate(high))"
+        }
+        return ["\(level) DATE \(payload)"]
+    }
+
+    /// A text value over CONT lines.
+    private func text(_ tag: String, _ value: String, level: Int) -> [String] {
+        let parts = value.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
+        return ["\(level) \(tag) \(parts[0])"] + parts.dropFirst().map { "\(level + 1) CONT \($0)" }
+    }
+
+    /// A leading `@` is doubled (both versions); 5.5.1 doubles every `@`.
+    private func escaped(_ value: String) -> String {
+        if version == .v551 { return value.replacingAll("@", with: "@@") }
+        return value.hasPrefix("@") ? "@" + value : value
+    }
+
+    /// The ids as xrefs: kept when already valid GEDCOM 7 xrefs, otherwise numbered.
+    private func xrefs(_ ids: [String], prefix: String) -> [String] {
+        var used = Set<String>()
+        var result: [String] = []
+        for id in ids where isValidXref(id) { used.insert(id) }
+        var counter = 0
+        for id in ids {
+            if isValidXref(id) {
+                result.append(id)
+                continue
+            }
+            repeat { counter += 1 } while used.contains("\(prefix)\(counter)")
+            used.insert("\(prefix)\(counter)")
+            result.append("\(prefix)\(counter)")
+        }
+        return result
+    }
+
+    private func isValidXref(_ id: String) -> Bool {
+        !id.isEmpty && id != "VOID" && id.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}

@@ -36,61 +36,92 @@ enum GEDCOMParser {
             }
         }
         var lineNumber = 0
-        // CR, LF and CRLF all end a line (CRLF is one Character in Swift).
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            lineNumber += 1
-            let line = rawLine.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
-            if line.isEmpty { continue }
-            guard let parsed = parseLine(line) else {
-                warnings.append((lineNumber, "not a GEDCOM line: \"\(line.prefix(60))\""))
-                continue
-            }
-            guard parsed.level <= stack.count else {
-                warnings.append((lineNumber, "level \(parsed.level) skips a level; line ignored"))
-                continue
-            }
-            if parsed.tag == "CONC" || parsed.tag == "CONT", parsed.level > 0, stack.count >= parsed.level {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            var index = 0
+            // CR, LF and CRLF all end a line; work on bytes, which is much faster than on Characters.
+            while start < bytes.count {
+                index = start
+                while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
+                lineNumber += 1
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                if index < bytes.count, bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
+                start = index + 1
+                guard let parsed = parseLine(line) else {
+                    if !line.allSatisfy({ $0 == 32 || $0 == 9 }) {
+                        warnings.append((lineNumber, "not a GEDCOM line: \"\(String(decoding: line.prefix(60), as: UTF8.self))\""))
+                    }
+                    continue
+                }
+                guard parsed.level <= stack.count else {
+                    warnings.append((lineNumber, "level \(parsed.level) skips a level; line ignored"))
+                    continue
+                }
+                if parsed.tag == "CONC" || parsed.tag == "CONT", parsed.level > 0, stack.count >= parsed.level {
+                    close(to: parsed.level)
+                    stack[stack.count - 1].value += (parsed.tag == "CONT" ? "\n" : "") + parsed.value
+                    continue
+                }
                 close(to: parsed.level)
-                stack[stack.count - 1].value += (parsed.tag == "CONT" ? "\n" : "") + parsed.value
-                continue
+                stack.append(GEDCOMRecord(tag: parsed.tag, xref: parsed.xref, value: parsed.value, line: lineNumber))
             }
-            close(to: parsed.level)
-            stack.append(GEDCOMRecord(tag: parsed.tag, xref: parsed.xref, value: parsed.value, line: lineNumber))
         }
         close(to: 0)
         return Parsed(records: roots, warnings: warnings)
     }
 
-    /// `level [@xref@] TAG [value]`, with `@@` in values standing for `@`.
-    static func parseLine(_ line: Substring) -> (level: Int, xref: String?, tag: String, value: String)? {
-        var rest = line
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 2, let level = Int(digits) else { return nil }
-        rest = rest.dropFirst(digits.count)
-        guard rest.first == " " else { return nil }
-        rest = rest.drop { $0 == " " }
-        var xref: String?
-        if rest.first == "@" {
-            guard let end = rest.dropFirst().firstIndex(of: "@") else { return nil }
-            xref = String(rest[rest.index(after: rest.startIndex)..<end])
-            rest = rest[rest.index(after: end)...].drop { $0 == " " }
+    /// `level [@xref@] TAG [value]` (leading whitespace allowed), with `@@` in values standing for `@`.
+    static func parseLine(_ line: UnsafeBufferPointer<UInt8>) -> (level: Int, xref: String?, tag: String, value: String)? {
+        let space: UInt8 = 32, at: UInt8 = 64
+        var index = 0
+        while index < line.count, line[index] == space || line[index] == 9 { index += 1 }
+        // A byte-order mark before the first line.
+        if index + 2 < line.count, line[index] == 0xEF, line[index + 1] == 0xBB, line[index + 2] == 0xBF { index += 3 }
+        var level = 0
+        let digitsStart = index
+        while index < line.count, (48...57).contains(line[index]) {
+            level = level * 10 + Int(line[index] - 48)
+            index += 1
         }
-        let tag = rest.prefix { $0 != " " }
-        guard !tag.isEmpty else { return nil }
-        rest = rest.dropFirst(tag.count)
-        if rest.first == " " { rest = rest.dropFirst() }
-        var value = String(rest)
-        if value.contains("@@") { value = value.replacingAll("@@", with: "@") }
-        return (level, xref, tag.uppercased(), value)
+        guard index > digitsStart, index - digitsStart <= 2, index < line.count, line[index] == space else { return nil }
+        while index < line.count, line[index] == space { index += 1 }
+        var xref: String?
+        if index < line.count, line[index] == at {
+            var end = index + 1
+            while end < line.count, line[end] != at { end += 1 }
+            guard end < line.count else { return nil }
+            xref = String(decoding: UnsafeBufferPointer(rebasing: line[(index + 1)..<end]), as: UTF8.self)
+            index = end + 1
+            while index < line.count, line[index] == space { index += 1 }
+        }
+        let tagStart = index
+        while index < line.count, line[index] != space { index += 1 }
+        guard index > tagStart else { return nil }
+        let tag = String(decoding: UnsafeBufferPointer(rebasing: line[tagStart..<index]), as: UTF8.self).uppercased()
+        if index < line.count { index += 1 }
+        let valueBytes = UnsafeBufferPointer(rebasing: line[index...])
+        var value = String(decoding: valueBytes, as: UTF8.self)
+        var hasDoubleAt = false
+        if valueBytes.count > 1 {
+            for position in 0..<(valueBytes.count - 1) where valueBytes[position] == at && valueBytes[position + 1] == at {
+                hasDoubleAt = true
+                break
+            }
+        }
+        if hasDoubleAt { value = value.replacingAll("@@", with: "@") }
+        return (level, xref, tag, value)
     }
 }
 
 extension String {
+    /// Without leading and trailing spaces and tabs (GEDCOM's whitespace), checked byte by byte.
     var trimmingSpaces: String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text = text.dropFirst() }
-        while text.last?.isWhitespace == true { text = text.dropLast() }
-        return String(text)
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { $0 != 32 && $0 != 9 }) else { return "" }
+        let last = bytes.lastIndex(where: { $0 != 32 && $0 != 9 })!
+        if first == bytes.startIndex && last == bytes.index(before: bytes.endIndex) { return self }
+        return String(self[first...last])
     }
 
     func replacingAll(_ target: String, with replacement: String) -> String {

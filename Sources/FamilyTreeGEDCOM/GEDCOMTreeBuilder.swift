@@ -268,7 +268,7 @@ struct GEDCOMTreeBuilder {
     /// `Given /Surname/ Suffix`, with the quirks of real files (`Charlemagne  //`, no space before the slash).
     static func nameParts(_ value: String) -> (given: String, surname: String, suffix: String) {
         let pieces = value.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        func clean(_ text: Substring) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        func clean(_ text: Substring) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
         switch pieces.count {
         case 1: return (clean(pieces[0]), "", "")
         case 2: return (clean(pieces[0]), clean(pieces[1]), "")

@@ -43,6 +43,12 @@ public enum JSONWriter {
 
     private static func appendQuoted(_ text: String, into output: inout String) {
         output.append("\"")
+        // Most strings need no escaping: append them whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(text)
+            output.append("\"")
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output.append("\\\"")

@@ -9,6 +9,12 @@ import FamilyTree
 /// dates, B.C. dates and free text have no partial date: `nil`, and the caller keeps the text.
 enum GEDCOMDate {
     static let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+    /// Month names some programs write in full ("29 December 1812").
+    static let fullMonths = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"]
+
+    static func month(_ word: String) -> Int? {
+        (months.firstIndex(of: word) ?? fullMonths.firstIndex(of: word)).map { $0 + 1 }
+    }
 
     static func parse(_ text: String) -> PartialDate? {
         var words = text.uppercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -55,16 +61,16 @@ enum GEDCOMDate {
         }
         guard let yearWord = words.last, !words.isEmpty, words.count <= 3 else { return nil }
         // A day and month without a year ("10 JAN"), as some programs write birthdays.
-        if words.count == 2, let index = months.firstIndex(of: yearWord), let day = Int(words[words.startIndex]),
-           let date = CalendarDate(month: index + 1, day: day) {
+        if words.count == 2, let monthNumber = month(yearWord), let day = Int(words[words.startIndex]),
+           let date = CalendarDate(month: monthNumber, day: day) {
             return (date, approximate)
         }
         guard let year = self.year(yearWord) else { return nil }
         var month: Int?
         var day: Int?
         if words.count >= 2 {
-            guard let index = months.firstIndex(of: words[words.endIndex - 2]) else { return nil }
-            month = index + 1
+            guard let number = self.month(words[words.endIndex - 2]) else { return nil }
+            month = number
         }
         if words.count == 3 {
             guard let value = Int(words[words.startIndex]) else { return nil }
@@ -74,9 +80,14 @@ enum GEDCOMDate {
         return (date, approximate)
     }
 
-    /// `1850`, or a dual year `1731/32` or `1815/1816` (the later year).
+    /// `1850`, or a dual year `1731/32`, `1815/1816` or `1527-1528` (the later year).
     private static func year(_ word: String) -> Int? {
-        let parts = word.split(separator: "/")
+        var parts = word.split(separator: "/")
+        if parts.count == 1 {
+            // A hyphen joins dual years only when the second is the next year.
+            let hyphenated = word.split(separator: "-")
+            if hyphenated.count == 2, let first = Int(hyphenated[0]), let second = Int(hyphenated[1]), second == first + 1 { parts = hyphenated }
+        }
         guard let first = parts.first, first.allSatisfy(\.isNumber), let base = Int(first), (1...9999).contains(base) else { return nil }
         guard parts.count == 2 else { return parts.count == 1 ? base : nil }
         let second = parts[1]

@@ -50,12 +50,13 @@ enum GEDCOMFixtures {
         ("TO 1860", "before 1860"), ("INT 1850 (about then)", "about 1850"), ("1731/32", "1732"), ("1815/1816", "1816"),
         ("1699/00", "1700"), ("@#DGREGORIAN@ 1 JAN 1900", "1900-01-01"), ("@#DJULIAN@ 1 JAN 1700", "about 1700-01-01"),
         ("JULIAN 1 JAN 1700", "about 1700-01-01"), ("10 JAN", "--01-10"), ("abt 1850", "about 1850"),
+        ("28 Jan 1546-1547", "1547-01-28"), ("Bef 8 Jan 1512-1513", "before 1513-01-08"), ("29 December 1812", "1812-12-29"),
     ])
     func dates(text: String, expected: String) {
         #expect(GEDCOMDate.parse(text)?.description == expected)
     }
 
-    @Test(arguments: ["@#DHEBREW@ 5 TSH 5300", "44 B.C.", "Christmas 1850", "31 FEB 1850", "BET 1860 AND 1850", "", "13 XYZ 1850"])
+    @Test(arguments: ["@#DHEBREW@ 5 TSH 5300", "44 B.C.", "Christmas 1850", "31 FEB 1850", "BET 1860 AND 1850", "", "13 XYZ 1850", "1850-1860", "Y"])
     func textThatIsNotADate(text: String) {
         #expect(GEDCOMDate.parse(text) == nil)
     }

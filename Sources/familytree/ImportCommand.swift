@@ -2,20 +2,42 @@ import ArgumentParser
 import FamilyTree
 import FamilyTreeGEDCOM
 import Foundation
+import ZIPFoundation
 
-/// GEDCOM files as the CLI reads them.
+/// GEDCOM files as the CLI reads them, GEDZIP (`.gdz`) archives included.
 enum GEDCOMFile {
     static func looksLikeGEDCOM(path: String, bytes: [UInt8]) -> Bool {
-        if ["ged", "gedcom"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) { return true }
+        if ["ged", "gedcom", "gdz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) { return true }
+        if isZip(bytes) { return true }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(6)) : Array(bytes.prefix(6))
         return start.starts(with: Array("0 HEAD".utf8)) || start.starts(with: [0x30, 0x00, 0x20, 0x00]) || start.starts(with: [0xFF, 0xFE, 0x30, 0x00])
     }
 
+    static func isZip(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
+
     static func read(_ bytes: [UInt8], name: String) throws -> GEDCOMImport {
+        let gedcom = isZip(bytes) ? try gedcomFromGEDZIP(bytes, name: name) : bytes
         do {
-            return try GEDCOMImport(bytes: bytes)
+            return try GEDCOMImport(bytes: gedcom)
         } catch {
             throw CLIError.fileAccess(path: name, reason: error.description)
+        }
+    }
+
+    /// The `gedcom.ged` inside a GEDZIP archive (GEDCOM 7); its media files are not read.
+    static func gedcomFromGEDZIP(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+        do {
+            let archive = try Archive(data: Data(bytes), accessMode: .read)
+            guard let entry = archive["gedcom.ged"] else {
+                throw CLIError.fileAccess(path: name, reason: "a GEDZIP archive must hold gedcom.ged at its root")
+            }
+            var data = Data()
+            _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
+            return Array(data)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError.fileAccess(path: name, reason: "not a readable GEDZIP archive (\(error))")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FamilyTree
+import TestSupport
 @testable import familytree
 
 /// A scratch directory holding a copy of the example tree.
@@ -253,6 +254,12 @@ struct Scratch {
         // A warning (CHIL @I9@ does not exist) is an error with --strict, and nothing is written.
         #expect(scratch.run("import", scratch.path("byron.ged").path, "--strict", "-o", scratch.path("strict.json").path) == 1)
         #expect(!(try scratch.files()).contains("strict.json"))
+        // GEDZIP: gedcom.ged at the root of a zip archive (made here with Python's zipfile).
+        let zip = try ChildProcess.run("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED); z.write(sys.argv[2], 'gedcom.ged'); z.close()",
+                                                   scratch.path("byron.gdz").path, scratch.path("byron.ged").path])
+        #expect(zip.status == 0, "\(zip.stderr)")
+        #expect(scratch.run("import", scratch.path("byron.gdz").path, "-o", scratch.path("gdz.json").path) == 0)
+        #expect(try scratch.read("gdz.json") == (try scratch.read("byron.json")))
         try scratch.write("not.ged", "just some text")
         #expect(scratch.run("import", scratch.path("not.ged").path, "-o", scratch.path("x.json").path) == 1)
     }

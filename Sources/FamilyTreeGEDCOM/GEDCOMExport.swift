@@ -40,7 +40,12 @@ public struct GEDCOMExport: Sendable {
                 case .unknown: lines.append("1 SEX U")
                 }
             }
-            if let birthday = member.birthday { lines += ["1 BIRT"] + date(birthday, level: 2) }
+            if member.birthday != nil || (member.sortDate != nil && version == .v7) {
+                lines.append("1 BIRT")
+                if let birthday = member.birthday { lines += date(birthday, level: 2) }
+                // 5.5.1 has no sort date.
+                if let sortDate = member.sortDate, version == .v7 { lines += date(sortDate, level: 2).map { $0.replacingAll(" DATE", with: " SDATE") } }
+            }
             if let death = member.deathDate { lines += ["1 DEAT"] + date(death, level: 2) }
             for union in graph.topology.parentUnions[index] {
                 lines.append("1 FAMC @\(unionXref[union])@")

@@ -259,6 +259,10 @@ struct GEDCOMTreeBuilder {
                 warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept in the notes")
             }
         }
+        // GEDCOM 7's sort date orders siblings when the birth date cannot.
+        if let sortText = record.first("BIRT")?.first("SDATE").map(GEDCOMTreeBuilder.dateText), !sortText.isEmpty {
+            member.sortDate = GEDCOMDate.parse(sortText)
+        }
         // Inline notes (not pointers to NOTE records) are kept.
         for note in record.all("NOTE") where note.pointer == nil && !note.value.isEmpty { notes.append(note.value) }
         if !notes.isEmpty { member.notes = notes.joined(separator: "\n") }

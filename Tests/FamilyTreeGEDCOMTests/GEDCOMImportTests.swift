@@ -184,3 +184,39 @@ struct GEDCOMCorpusTests {
         #expect(back.unions.first?.children == [ChildLink("c", kind: .step)])
     }
 }
+
+@Suite struct SortDateTests {
+    @Test func sdateWinsOverDateForSiblingOrder() throws {
+        let text = """
+        0 HEAD
+        1 GEDC
+        2 VERS 7.0
+        0 @P@ INDI
+        1 NAME Parent /X/
+        1 FAMS @F@
+        0 @A@ INDI
+        1 NAME Ann /X/
+        1 BIRT
+        2 DATE 1900
+        2 SDATE 1905
+        1 FAMC @F@
+        0 @B@ INDI
+        1 NAME Bob /X/
+        1 BIRT
+        2 DATE 1903
+        1 FAMC @F@
+        0 @F@ FAM
+        1 HUSB @P@
+        1 CHIL @A@
+        1 CHIL @B@
+        0 TRLR
+        """
+        let graph = try FamilyGraph(document: try GEDCOMImport(bytes: Array(text.utf8)).document)
+        #expect(graph.unions[0].children.map(\.member) == ["B", "A"])
+        #expect(graph.member("A")?.birthday == PartialDate("1900") && graph.member("A")?.sortDate == PartialDate("1905"))
+        let exported = GEDCOMExport().write(graph)
+        #expect(exported.contains("1 BIRT\n2 DATE 1900\n2 SDATE 1905\n"))
+        let again = try FamilyGraph(document: try GEDCOMImport(bytes: Array(exported.utf8)).document)
+        #expect(again.unions[0].children.map(\.member) == ["B", "A"])
+    }
+}

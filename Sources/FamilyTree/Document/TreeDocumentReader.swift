@@ -92,7 +92,9 @@ struct TreeDocumentReader {
             isTopOfBloodline: fields.bool("isTopOfBloodline") ?? false,
             isMarriedIntoFamily: fields.bool("isMarriedIntoFamily") ?? false
         )
-        members.append(member)
+        var sortable = member
+        sortable.sortDate = fields.date("sortDate")
+        members.append(sortable)
         memberLocations.append(location)
         let spouse = fields.reference("spouse")
         var children: [Member.ID] = []

@@ -73,7 +73,7 @@ struct GraphValidator {
                 links.append(link)
             }
             // Children in sibling order, kept together with their kinds.
-            let order = SiblingOrder.sorted(Array(childIndices.indices)) { members[childIndices[$0]].birthday }
+            let order = SiblingOrder.sorted(Array(childIndices.indices)) { members[childIndices[$0]].siblingOrderDate }
             var sortedUnion = union
             sortedUnion.children = order.map { links[$0] }
             unions.append(sortedUnion)

@@ -20,6 +20,11 @@ public struct Member: Sendable, Hashable, Identifiable {
     public var isTopOfBloodline: Bool
     /// Seed app flag: the person joined the family by marriage.
     public var isMarriedIntoFamily: Bool
+    /// A date to order siblings by when the birthday itself cannot (GEDCOM 7's `SDATE`).
+    public var sortDate: PartialDate?
+
+    /// The date siblings are ordered by: `sortDate` when there is one, else the birthday.
+    public var siblingOrderDate: PartialDate? { sortDate ?? birthday }
 
     public init(
         id: ID, firstName: String, middleName: String? = nil, lastName: String? = nil, nickname: String? = nil,

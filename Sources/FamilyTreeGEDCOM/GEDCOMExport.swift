@@ -40,13 +40,17 @@ public struct GEDCOMExport: Sendable {
                 case .unknown: lines.append("1 SEX U")
                 }
             }
-            if member.birthday != nil || (member.sortDate != nil && version == .v7) {
+            if member.birthday != nil || member.birthPhrase != nil || (member.sortDate != nil && version == .v7) {
                 lines.append("1 BIRT")
-                if let birthday = member.birthday { lines += date(birthday, level: 2) }
+                if let birthday = member.birthday { lines += date(birthday, level: 2) } else if let phrase = member.birthPhrase { lines += datePhrase(phrase, level: 2) }
                 // 5.5.1 has no sort date.
                 if let sortDate = member.sortDate, version == .v7 { lines += date(sortDate, level: 2).map { $0.replacingAll(" DATE", with: " SDATE") } }
             }
-            if let death = member.deathDate { lines += ["1 DEAT"] + date(death, level: 2) }
+            if let death = member.deathDate {
+                lines += ["1 DEAT"] + date(death, level: 2)
+            } else if let phrase = member.deathPhrase {
+                lines += ["1 DEAT"] + datePhrase(phrase, level: 2)
+            }
             for union in graph.topology.parentUnions[index] {
                 lines.append("1 FAMC @\(unionXref[union])@")
                 let kind = graph.unions[union].children.first { $0.member == member.id }?.kind ?? .birth
@@ -68,6 +72,11 @@ public struct GEDCOMExport: Sendable {
         }
         lines.append("0 TRLR")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A date kept as written: a phrase in 7.0, the text itself in 5.5.1 (where a DATE may be free text).
+    private func datePhrase(_ text: String, level: Int) -> [String] {
+        version == .v7 ? ["\(level) DATE", "\(level + 1) PHRASE \(escaped(text))"] : ["\(level) DATE \(escaped(text))"]
     }
 
     private func pedigree(_ kind: ChildKind) -> [String] {

@@ -212,7 +212,7 @@ struct GEDCOMTreeBuilder {
         let text = GEDCOMTreeBuilder.dateText(record)
         guard !text.isEmpty else { return nil }
         if let date = GEDCOMDate.parse(text) { return date }
-        warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; kept in the notes")
+        warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; left out")
         return nil
     }
 
@@ -255,8 +255,8 @@ struct GEDCOMTreeBuilder {
             if let date = GEDCOMDate.parse(text) {
                 if tag == "BIRT" { member.birthday = date } else { member.deathDate = date }
             } else {
-                notes.append("\(what.prefix(1).uppercased() + what.dropFirst()): \(text)")
-                warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept in the notes")
+                if tag == "BIRT" { member.birthPhrase = text } else { member.deathPhrase = text }
+                warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept as written")
             }
         }
         // GEDCOM 7's sort date orders siblings when the birth date cannot.

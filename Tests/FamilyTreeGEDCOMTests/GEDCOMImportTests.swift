@@ -30,7 +30,7 @@ enum GEDCOMFixtures {
         #expect(charlemagne.birthday == PartialDate("between 0742 and 0748"))
         let ward = try #require(graph.member("I7"))
         #expect(ward.birthday == PartialDate("about 1540"), "INT with a phrase")
-        #expect(ward.notes == "Death: @#DHEBREW@ 5 TSH 5300", "dates we cannot place are kept as written")
+        #expect(ward.deathPhrase == "@#DHEBREW@ 5 TSH 5300" && ward.lifeSpan == "c. 1540–@#DHEBREW@ 5 TSH 5300", "dates we cannot place are kept as written, and shown")
         // Henry's two marriages, each with its own child; Ward added to F2 from his FAMC, as a foster child.
         #expect(graph.topology.unionsOfMember[graph.index(of: "I1")!].count == 2)
         let second = try #require(graph.unions.first { $0.id == "F2" })
@@ -181,6 +181,15 @@ struct GEDCOMCorpusTests {
         #expect(text.contains("2 PEDI OTHER\n3 PHRASE step") && text.contains("1 SEX X"))
         let back = try FamilyGraph(document: try GEDCOMImport(bytes: Array(text.utf8)).document)
         #expect(back.members.map(\.id) == ["6a1f-uuid", "B", "c"] && back.member("B")?.firstName == "B@home")
+        // Dates kept as written survive both versions.
+        var phrased = graph.members
+        phrased[2].birthPhrase = "44 B.C."
+        let withPhrase = try FamilyGraph(members: phrased, unions: graph.unions)
+        for version in GEDCOMExport.Version.allCases {
+            let exported = GEDCOMExport(version: version).write(withPhrase)
+            let reread = try FamilyGraph(document: try GEDCOMImport(bytes: Array(exported.utf8)).document)
+            #expect(reread.member("c")?.birthPhrase == "44 B.C.", "\(version)")
+        }
         #expect(back.unions.first?.children == [ChildLink("c", kind: .step)])
     }
 }

@@ -94,6 +94,8 @@ struct TreeDocumentReader {
         )
         var sortable = member
         sortable.sortDate = fields.date("sortDate")
+        sortable.birthPhrase = fields.string("birthPhrase")
+        sortable.deathPhrase = fields.string("deathPhrase")
         members.append(sortable)
         memberLocations.append(location)
         let spouse = fields.reference("spouse")

@@ -17,7 +17,7 @@ extension TreeDocument {
         let optionalStrings: [(String, String?)] = [
             ("middleName", member.middleName), ("lastName", member.lastName), ("nickname", member.nickname),
             ("sex", member.sex?.rawValue), ("birthday", member.birthday?.description), ("deathDate", member.deathDate?.description),
-            ("sortDate", member.sortDate?.description),
+            ("sortDate", member.sortDate?.description), ("birthPhrase", member.birthPhrase), ("deathPhrase", member.deathPhrase),
             ("photo", member.photo), ("color", member.color), ("notes", member.notes),
         ]
         for case let (key, value?) in optionalStrings { fields[key] = .string(value) }

@@ -22,6 +22,10 @@ public struct Member: Sendable, Hashable, Identifiable {
     public var isMarriedIntoFamily: Bool
     /// A date to order siblings by when the birthday itself cannot (GEDCOM 7's `SDATE`).
     public var sortDate: PartialDate?
+    /// Birth and death dates as written when they are no date familytree can place ("5 TSH 5300",
+    /// "44 B.C."): kept verbatim and shown in the life span.
+    public var birthPhrase: String?
+    public var deathPhrase: String?
 
     /// The date siblings are ordered by: `sortDate` when there is one, else the birthday.
     public var siblingOrderDate: PartialDate? { sortDate ?? birthday }
@@ -60,11 +64,12 @@ public struct Member: Sendable, Hashable, Identifiable {
     /// Birth and death years, `1815–1852`, `1815–`, `–1852`; empty when neither is known.
     public var lifeSpan: String {
         // A birthday without a year still says something: "b. Jul 14".
-        let birth = birthday.flatMap { $0.anchor.year == nil ? $0.displayText : $0.yearText }
-        let death = deathDate?.yearText
+        let birth = birthday.flatMap { $0.anchor.year == nil ? $0.displayText : $0.yearText } ?? birthPhrase
+        let death = deathDate?.yearText ?? deathPhrase
+        let isDead = deathDate != nil || deathPhrase != nil
         switch (birth, death) {
-        case (nil, nil): return deathDate == nil ? "" : "†"
-        case (let birth?, nil): return deathDate == nil ? "b. \(birth)" : "\(birth)–"
+        case (nil, nil): return isDead ? "†" : ""
+        case (let birth?, nil): return isDead ? "\(birth)–" : "b. \(birth)"
         case (nil, let death?): return "d. \(death)"
         case (let birth?, let death?): return "\(birth)–\(death)"
         }

@@ -112,6 +112,9 @@ struct GEDCOMTreeBuilder {
             }
         }
 
+        // A person's unions come in the order of their FAMS lines (where dates do not say otherwise):
+        // order the families so that every person's FAMS order holds where the orders agree.
+        families = GEDCOMTreeBuilder.orderedBySpouseLists(families, individuals: individuals, familyIndex: familyIndex)
         var unions: [Union] = []
         for family in families {
             guard !family.partners.isEmpty else {
@@ -134,6 +137,40 @@ struct GEDCOMTreeBuilder {
         }
         document = TreeDocument(members: members, unions: unions)
         breakCycles()
+    }
+
+    /// Families in an order that keeps each person's FAMS order: a topological sort of "listed before"
+    /// pairs, file order breaking ties and conflicts.
+    private static func orderedBySpouseLists(_ families: [Family], individuals: [GEDCOMRecord], familyIndex: [String: Int]) -> [Family] {
+        var after = Array(repeating: [Int](), count: families.count)
+        var waiting = Array(repeating: 0, count: families.count)
+        for record in individuals {
+            let listed = record.all("FAMS").compactMap { $0.pointer.flatMap { familyIndex[$0] } }
+            for (earlier, later) in zip(listed, listed.dropFirst()) where earlier != later {
+                after[earlier].append(later)
+                waiting[later] += 1
+            }
+        }
+        // File order, except that a family waits for the families listed before it; one that was
+        // waiting is placed as soon as it may be. Families left on a cycle of conflicting lists follow.
+        var placed = Array(repeating: false, count: families.count)
+        var order: [Int] = []
+        order.reserveCapacity(families.count)
+        var stack: [Int] = []
+        for start in families.indices where !placed[start] && waiting[start] == 0 {
+            stack.append(start)
+            while let next = stack.popLast() {
+                guard !placed[next] else { continue }
+                placed[next] = true
+                order.append(next)
+                for later in after[next].reversed() where !placed[later] {
+                    waiting[later] -= 1
+                    if waiting[later] == 0 && later < start { stack.append(later) }
+                }
+            }
+        }
+        for family in families.indices where !placed[family] { order.append(family) }
+        return order.map { families[$0] }
     }
 
     /// Each xref's id: its record's `_FTID` when that is present and unused, else the xref.

@@ -229,3 +229,13 @@ struct GEDCOMCorpusTests {
         #expect(again.unions[0].children.map(\.member) == ["B", "A"])
     }
 }
+
+@Suite struct SpouseOrderTests {
+    @Test func aPersonsUnionsFollowTheirFAMSOrder() throws {
+        // The FAM records stand in the opposite order to Henry's FAMS lines.
+        let text = "0 HEAD\n0 @H@ INDI\n1 NAME Henry /T/\n1 FAMS @F1@\n1 FAMS @F2@\n0 @A@ INDI\n1 NAME Anne /B/\n1 FAMS @F2@\n0 @C@ INDI\n1 NAME Cath /A/\n1 FAMS @F1@\n0 @F2@ FAM\n1 HUSB @H@\n1 WIFE @A@\n0 @F1@ FAM\n1 HUSB @H@\n1 WIFE @C@\n0 TRLR\n"
+        let graph = try FamilyGraph(document: try GEDCOMImport(bytes: Array(text.utf8)).document)
+        let henry = try #require(graph.index(of: "H"))
+        #expect(graph.topology.unionsOfMember[henry].map { graph.unions[$0].id } == ["F1", "F2"])
+    }
+}

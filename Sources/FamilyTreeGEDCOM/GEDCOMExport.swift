@@ -67,8 +67,8 @@ public struct GEDCOMExport: Sendable {
             lines.append("1 HUSB @\(memberXref[partners[0]])@")
             if partners.count > 1 { lines.append("1 WIFE @\(memberXref[partners[1]])@") }
             for child in graph.topology.children[index] { lines.append("1 CHIL @\(memberXref[child])@") }
-            if let marriage = union.marriage { lines += ["1 MARR"] + date(marriage, level: 2) }
-            if let divorce = union.divorce { lines += ["1 DIV"] + date(divorce, level: 2) }
+            if let marriage = union.marriage { lines += ["1 MARR"] + date(marriage, level: 2) } else if let phrase = union.marriagePhrase { lines += ["1 MARR"] + datePhrase(phrase, level: 2) }
+            if let divorce = union.divorce { lines += ["1 DIV"] + date(divorce, level: 2) } else if let phrase = union.divorcePhrase { lines += ["1 DIV"] + datePhrase(phrase, level: 2) }
         }
         lines.append("0 TRLR")
         return lines.joined(separator: "\n") + "\n"

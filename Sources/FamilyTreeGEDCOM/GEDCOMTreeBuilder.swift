@@ -22,6 +22,8 @@ struct GEDCOMTreeBuilder {
         var children: [ChildLink] = []
         var marriage: PartialDate?
         var divorce: PartialDate?
+        var marriagePhrase: String?
+        var divorcePhrase: String?
     }
 
     mutating func build() {
@@ -69,8 +71,8 @@ struct GEDCOMTreeBuilder {
                 guard memberIndex[id] != nil else { warn(.reference, child.line, "CHIL points to @\(id)@, which does not exist"); continue }
                 if !families[position].children.contains(where: { $0.member == id }) { families[position].children.append(ChildLink(id)) }
             }
-            families[position].marriage = date(record.first("MARR")?.first("DATE"), what: "marriage")
-            families[position].divorce = date(record.first("DIV")?.first("DATE"), what: "divorce")
+            (families[position].marriage, families[position].marriagePhrase) = date(record.first("MARR")?.first("DATE"), what: "marriage")
+            (families[position].divorce, families[position].divorcePhrase) = date(record.first("DIV")?.first("DATE"), what: "divorce")
         }
 
         // What individuals say of their families: repair the families from it.
@@ -123,7 +125,10 @@ struct GEDCOMTreeBuilder {
                 }
                 continue
             }
-            unions.append(Union(id: family.id, partners: family.partners, marriage: family.marriage, divorce: family.divorce, children: family.children))
+            var union = Union(id: family.id, partners: family.partners, marriage: family.marriage, divorce: family.divorce, children: family.children)
+            union.marriagePhrase = family.marriagePhrase
+            union.divorcePhrase = family.divorcePhrase
+            unions.append(union)
         }
         unions = limitBirthParents(unions)
         // familytree's own export keeps ids that are no GEDCOM xrefs in _FTID: give them back.
@@ -244,13 +249,14 @@ struct GEDCOMTreeBuilder {
         return payload.isEmpty ? (record.first("PHRASE")?.value.trimmingSpaces ?? "") : payload
     }
 
-    private mutating func date(_ record: GEDCOMRecord?, what: String) -> PartialDate? {
-        guard let record else { return nil }
+    /// A family's date, or its text as written when it is no date familytree can place.
+    private mutating func date(_ record: GEDCOMRecord?, what: String) -> (PartialDate?, String?) {
+        guard let record else { return (nil, nil) }
         let text = GEDCOMTreeBuilder.dateText(record)
-        guard !text.isEmpty else { return nil }
-        if let date = GEDCOMDate.parse(text) { return date }
-        warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; left out")
-        return nil
+        guard !text.isEmpty else { return (nil, nil) }
+        if let date = GEDCOMDate.parse(text) { return (date, nil) }
+        warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; kept as written")
+        return (nil, text)
     }
 
     private mutating func member(from record: GEDCOMRecord, id: String) -> Member {

@@ -184,11 +184,14 @@ struct GEDCOMCorpusTests {
         // Dates kept as written survive both versions.
         var phrased = graph.members
         phrased[2].birthPhrase = "44 B.C."
-        let withPhrase = try FamilyGraph(members: phrased, unions: graph.unions)
+        var unions = graph.unions
+        unions[0].marriagePhrase = "at harvest time"
+        let withPhrase = try FamilyGraph(members: phrased, unions: unions)
         for version in GEDCOMExport.Version.allCases {
             let exported = GEDCOMExport(version: version).write(withPhrase)
             let reread = try FamilyGraph(document: try GEDCOMImport(bytes: Array(exported.utf8)).document)
             #expect(reread.member("c")?.birthPhrase == "44 B.C.", "\(version)")
+            #expect(reread.unions.first?.marriagePhrase == "at harvest time", "\(version)")
         }
         #expect(back.unions.first?.children == [ChildLink("c", kind: .step)])
     }

@@ -208,7 +208,9 @@ struct TreeDocumentReader {
             }
             problems += childFields.problems
         }
-        let union = Union(id: id, partners: partners, marriage: fields.date("marriage"), divorce: fields.date("divorce"), children: children)
+        var union = Union(id: id, partners: partners, marriage: fields.date("marriage"), divorce: fields.date("divorce"), children: children)
+        union.marriagePhrase = fields.string("marriagePhrase")
+        union.divorcePhrase = fields.string("divorcePhrase")
         problems += fields.problems
         unions.append(union)
         unionLocations.append(location)

@@ -36,6 +36,8 @@ extension TreeDocument {
         ]
         if let marriage = union.marriage { fields["marriage"] = .string(marriage.description) }
         if let divorce = union.divorce { fields["divorce"] = .string(divorce.description) }
+        if let phrase = union.marriagePhrase { fields["marriagePhrase"] = .string(phrase) }
+        if let phrase = union.divorcePhrase { fields["divorcePhrase"] = .string(phrase) }
         return .object(fields)
     }
 }

@@ -10,6 +10,9 @@ public struct Union: Sendable, Hashable, Identifiable {
     public var partners: [Member.ID]
     public var marriage: PartialDate?
     public var divorce: PartialDate?
+    /// Marriage and divorce dates as written when they are no date familytree can place.
+    public var marriagePhrase: String?
+    public var divorcePhrase: String?
     /// The children; in a `FamilyGraph`, in sibling order.
     public var children: [ChildLink]
 

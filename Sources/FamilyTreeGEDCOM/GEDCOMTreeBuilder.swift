@@ -5,6 +5,8 @@ struct GEDCOMTreeBuilder {
     let records: [GEDCOMRecord]
     private(set) var warnings: [GEDCOMWarning] = []
     private(set) var document = TreeDocument(members: [])
+    /// The line of each INDI and FAM record, by xref, for warnings about them.
+    private var recordLine: [String: Int] = [:]
 
     init(records: [GEDCOMRecord]) {
         self.records = records
@@ -35,6 +37,7 @@ struct GEDCOMTreeBuilder {
         var familyRecords: [GEDCOMRecord] = []
         for record in records {
             guard let xref = record.xref else { continue }
+            if recordLine[xref] == nil { recordLine[xref] = record.line }
             switch record.tag {
             case "INDI":
                 guard memberIndex[xref] == nil else { warn(.reference, record.line, "a second record with id @\(xref)@ is left out"); continue }
@@ -200,7 +203,7 @@ struct GEDCOMTreeBuilder {
                 let parents = birthParents[link.member, default: []].union(union.partners)
                 if parents.count > 2 {
                     result[position].children[slot].kind = .step
-                    warn(.link, nil, "@\(link.member)@ would have more than two birth parents; family @\(union.id)@ is kept as a step family")
+                    warn(.link, recordLine[union.id], "@\(link.member)@ would have more than two birth parents; family @\(union.id)@ is kept as a step family")
                 } else {
                     birthParents[link.member] = parents
                 }
@@ -224,7 +227,7 @@ struct GEDCOMTreeBuilder {
                     for position in document.unions.indices where document.unions[position].partners.contains(parent) {
                         document.unions[position].children.removeAll { $0.member == child }
                     }
-                    warn(.cycle, nil, "@\(child)@ would be their own ancestor (\(cycle.ids.map { "@\($0)@" }.joined(separator: " → "))); the link to @\(parent)@ is dropped")
+                    warn(.cycle, recordLine[child], "@\(child)@ would be their own ancestor (\(cycle.ids.map { "@\($0)@" }.joined(separator: " → "))); the link to @\(parent)@ is dropped")
                 }
             } catch {
                 return

@@ -1,3 +1,5 @@
+import FamilyTree
+
 /// Turns the bytes of a GEDCOM file into text: from the byte-order mark, else from `HEAD.CHAR`,
 /// else UTF-8 if it is valid, else Windows-1252. Never fails: a wrong declaration costs a warning.
 enum GEDCOMEncoding {
@@ -10,18 +12,18 @@ enum GEDCOMEncoding {
 
     static func decode(_ bytes: [UInt8]) -> Decoded {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8OrLegacy(Array(bytes.dropFirst(3)), declared: "UTF-8 (BOM)") }
-        if bytes.starts(with: [0xFF, 0xFE]) { return Decoded(text: utf16(bytes.dropFirst(2), bigEndian: false), encoding: "UTF-16LE", warnings: []) }
-        if bytes.starts(with: [0xFE, 0xFF]) { return Decoded(text: utf16(bytes.dropFirst(2), bigEndian: true), encoding: "UTF-16BE", warnings: []) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return Decoded(text: TextDecoding.utf16(bytes.dropFirst(2), bigEndian: false), encoding: "UTF-16LE", warnings: []) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return Decoded(text: TextDecoding.utf16(bytes.dropFirst(2), bigEndian: true), encoding: "UTF-16BE", warnings: []) }
         // UTF-16 without a mark: "0" followed or preceded by a zero byte.
-        if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == 0 { return Decoded(text: utf16(bytes[...], bigEndian: false), encoding: "UTF-16LE", warnings: []) }
-        if bytes.count >= 2, bytes[0] == 0, bytes[1] == UInt8(ascii: "0") { return Decoded(text: utf16(bytes[...], bigEndian: true), encoding: "UTF-16BE", warnings: []) }
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == 0 { return Decoded(text: TextDecoding.utf16(bytes[...], bigEndian: false), encoding: "UTF-16LE", warnings: []) }
+        if bytes.count >= 2, bytes[0] == 0, bytes[1] == UInt8(ascii: "0") { return Decoded(text: TextDecoding.utf16(bytes[...], bigEndian: true), encoding: "UTF-16BE", warnings: []) }
         switch declaredCharacterSet(bytes)?.uppercased() {
         case "ANSEL":
             // Many files say ANSEL but are 7-bit ASCII or really UTF-8 (royal92 is 7-bit).
             if bytes.allSatisfy({ $0 < 0x80 }) { return Decoded(text: String(decoding: bytes, as: UTF8.self), encoding: "ANSEL (7-bit)", warnings: []) }
             return Decoded(text: ansel(bytes), encoding: "ANSEL", warnings: [])
         case "ANSI", "WINDOWS-1252", "CP1252", "IBMPC", "IBM WINDOWS", "MACINTOSH", "ISO-8859-1", "ISO8859-1", "LATIN1", "ASCII":
-            return Decoded(text: windows1252(bytes), encoding: "Windows-1252", warnings: [])
+            return Decoded(text: TextDecoding.windows1252(bytes), encoding: "Windows-1252", warnings: [])
         case let declared?:
             return utf8OrLegacy(bytes, declared: declared)
         case nil:
@@ -31,7 +33,7 @@ enum GEDCOMEncoding {
 
     private static func utf8OrLegacy(_ bytes: [UInt8], declared: String) -> Decoded {
         if let text = String(validating: bytes, as: UTF8.self) { return Decoded(text: text, encoding: "UTF-8", warnings: []) }
-        return Decoded(text: windows1252(bytes), encoding: "Windows-1252",
+        return Decoded(text: TextDecoding.windows1252(bytes), encoding: "Windows-1252",
                        warnings: ["the file is not valid UTF-8 (declared: \(declared)); read as Windows-1252"])
     }
 
@@ -45,30 +47,6 @@ enum GEDCOMEncoding {
             if words.count >= 2, words[0] == "0", words[1].hasPrefix("@") { break }
         }
         return nil
-    }
-
-    static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var index = bytes.startIndex
-        while index + 1 < bytes.endIndex {
-            let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
-            units.append(bigEndian ? first << 8 | second : second << 8 | first)
-            index += 2
-        }
-        return String(decoding: units, as: UTF16.self)
-    }
-
-    static func windows1252(_ bytes: [UInt8]) -> String {
-        let high: [UInt32] = [0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
-                              0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178]
-        var text = ""
-        text.unicodeScalars.reserveCapacity(bytes.count)
-        for byte in bytes {
-            let value = (0x80...0x9F).contains(byte) ? high[Int(byte) - 0x80] : UInt32(byte)
-            text.unicodeScalars.append(Unicode.Scalar(value)!)
-        }
-        return text
     }
 
     /// ANSEL (ANSI Z39.47 with GEDCOM's additions): combining marks come before the base letter.

@@ -1,0 +1,43 @@
+/// Decoding of the legacy single-byte text that old GEDCOM files and vCard 2.1 cards still carry.
+public enum TextDecoding {
+    /// Windows-1252 (a superset of ISO-8859-1 for printable text); bytes it leaves undefined become U+FFFD.
+    public static func windows1252<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        var text = ""
+        for byte in bytes {
+            let value = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte) - 0x80] : UInt32(byte)
+            text.unicodeScalars.append(Unicode.Scalar(value)!)
+        }
+        return text
+    }
+
+    /// ISO-8859-1: every byte is the code point of the same number.
+    public static func latin1<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        var text = ""
+        for byte in bytes { text.unicodeScalars.append(Unicode.Scalar(byte)) }
+        return text
+    }
+
+    /// UTF-16 code units, two bytes each, in the given byte order; an odd last byte is dropped.
+    public static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = bytes.startIndex
+        while index + 1 < bytes.endIndex {
+            let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
+            units.append(bigEndian ? first << 8 | second : second << 8 | first)
+            index += 2
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// UTF-8 when the bytes are valid UTF-8, otherwise Windows-1252 (what such text almost always is).
+    public static func utf8OrWindows1252(_ bytes: [UInt8]) -> String {
+        String(validating: bytes, as: UTF8.self) ?? windows1252(bytes)
+    }
+
+    /// The code points of bytes 0x80-0x9F in Windows-1252.
+    private static let windows1252High: [UInt32] = [
+        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+    ]
+}

@@ -39,6 +39,28 @@ struct FieldReader {
         return elements
     }
 
+    /// An object's fields, read by a reader that reports at the object's own location.
+    mutating func object(_ key: String) -> FieldReader? {
+        guard let value = value(key) else { return nil }
+        guard case .object = value else { wrongType(key, expected: "an object", found: value); return nil }
+        return FieldReader(value, at: location.appending(key))
+    }
+
+    /// A list of `{"label": ..., "value": ...}` objects; entries that are not are reported and left out.
+    mutating func labeledValues(_ key: String) -> [LabeledValue] {
+        var result: [LabeledValue] = []
+        for (position, element) in (array(key) ?? []).enumerated() {
+            if case .object(let entry) = element, case .string(let value)? = entry["value"] {
+                result.append(LabeledValue(label: entry["label"]?.stringValue ?? "", value: value))
+            } else {
+                problems.append(TreeProblem(.invalidField, "expected {\"label\": ..., \"value\": ...}, found \(element.kindDescription)", at: location.appending("\(key)[\(position)]")))
+            }
+        }
+        return result
+    }
+
+    mutating func absorb(_ other: FieldReader) { problems += other.problems }
+
     /// A non-empty id string (numbers are accepted and kept as their text).
     mutating func id(_ key: String, required: Bool = true) -> String? {
         switch value(key) {

@@ -55,3 +55,33 @@ public struct TreeDocument: Sendable {
         self.connectionLocations = connectionLocations
     }
 }
+
+extension TreeDocument {
+    /// The document without its removed (soft-deleted) members, as charts show it: they leave the
+    /// unions they were partners or children in, unions left with no partner go, and so do
+    /// cross-bloodline connections that touch them. A document with none comes back unchanged.
+    public func hidingRemovedMembers() -> TreeDocument {
+        let removed = Set(members.lazy.filter(\.isRemoved).map(\.id))
+        guard !removed.isEmpty else { return self }
+        var kept = TreeDocument(members: [], unions: [], crossBloodlineConnections: [])
+        kept.problems = problems
+        for (index, member) in members.enumerated() where !removed.contains(member.id) {
+            kept.members.append(member)
+            if index < memberLocations.count { kept.memberLocations.append(memberLocations[index]) }
+        }
+        for (index, union) in unions.enumerated() {
+            var visible = union
+            visible.partners.removeAll { removed.contains($0) }
+            visible.children.removeAll { removed.contains($0.member) }
+            guard !visible.partners.isEmpty else { continue }
+            kept.unions.append(visible)
+            if index < unionLocations.count { kept.unionLocations.append(unionLocations[index]) }
+        }
+        for (index, connection) in crossBloodlineConnections.enumerated()
+        where !removed.contains(connection.fromChild) && !removed.contains(connection.toNewParent) {
+            kept.crossBloodlineConnections.append(connection)
+            if index < connectionLocations.count { kept.connectionLocations.append(connectionLocations[index]) }
+        }
+        return kept
+    }
+}

@@ -96,6 +96,18 @@ struct TreeDocumentReader {
         sortable.sortDate = fields.date("sortDate")
         sortable.birthPhrase = fields.string("birthPhrase")
         sortable.deathPhrase = fields.string("deathPhrase")
+        sortable.isRemoved = fields.bool("removed") ?? false
+        if var contact = fields.object("contact") {
+            if let uid = contact.id("uid") {
+                sortable.contact = ContactDetails(
+                    uid: uid, revision: contact.string("revision"), phones: contact.labeledValues("phones"),
+                    emails: contact.labeledValues("emails"), addresses: contact.labeledValues("addresses"),
+                    dates: contact.labeledValues("dates"), photoURL: contact.string("photoURL")
+                )
+                sortable.contact?.fingerprint = contact.string("fingerprint")
+            }
+            fields.absorb(contact)
+        }
         members.append(sortable)
         memberLocations.append(location)
         let spouse = fields.reference("spouse")

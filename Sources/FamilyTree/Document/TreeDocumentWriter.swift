@@ -23,6 +23,20 @@ extension TreeDocument {
         for case let (key, value?) in optionalStrings { fields[key] = .string(value) }
         if member.isTopOfBloodline { fields["isTopOfBloodline"] = .bool(true) }
         if member.isMarriedIntoFamily { fields["isMarriedIntoFamily"] = .bool(true) }
+        if member.isRemoved { fields["removed"] = .bool(true) }
+        if let contact = member.contact { fields["contact"] = json(for: contact) }
+        return .object(fields)
+    }
+
+    static func json(for contact: ContactDetails) -> JSONValue {
+        var fields: [String: JSONValue] = ["uid": .string(contact.uid)]
+        if let revision = contact.revision { fields["revision"] = .string(revision) }
+        if let fingerprint = contact.fingerprint { fields["fingerprint"] = .string(fingerprint) }
+        if let photoURL = contact.photoURL { fields["photoURL"] = .string(photoURL) }
+        let lists = [("phones", contact.phones), ("emails", contact.emails), ("addresses", contact.addresses), ("dates", contact.dates)]
+        for (key, values) in lists where !values.isEmpty {
+            fields[key] = .array(values.map { .object(["label": .string($0.label), "value": .string($0.value)]) })
+        }
         return .object(fields)
     }
 
@@ -30,9 +44,7 @@ extension TreeDocument {
         var fields: [String: JSONValue] = [
             "id": .string(union.id),
             "partners": .array(union.partners.map(JSONValue.string)),
-            "children": .array(union.children.map { link in
-                link.kind == .birth ? .string(link.member) : .object(["id": .string(link.member), "kind": .string(link.kind.rawValue)])
-            }),
+            "children": .array(union.children.map(\.jsonValue)),
         ]
         if let marriage = union.marriage { fields["marriage"] = .string(marriage.description) }
         if let divorce = union.divorce { fields["divorce"] = .string(divorce.description) }
@@ -46,5 +58,22 @@ extension FamilyGraph {
     /// The graph as a document (children in sibling order), for writing back to tree.json.
     public var document: TreeDocument {
         TreeDocument(members: members, unions: unions, crossBloodlineConnections: crossBloodlineConnections)
+    }
+}
+
+extension Member {
+    /// The member's tree.json object.
+    public var jsonValue: JSONValue { TreeDocument.json(for: self) }
+}
+
+extension Union {
+    /// The union's tree.json object.
+    public var jsonValue: JSONValue { TreeDocument.json(for: self) }
+}
+
+extension ChildLink {
+    /// The child's entry in a union's `children`: the id, or `{"id", "kind"}` when not a birth child.
+    public var jsonValue: JSONValue {
+        kind == .birth ? .string(member) : .object(["id": .string(member), "kind": .string(kind.rawValue)])
     }
 }

@@ -22,6 +22,12 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
     /// The number as a `Double`, when this is a number.
     public var doubleValue: Double? {
         if case .number(let literal) = self { return Double(literal) }

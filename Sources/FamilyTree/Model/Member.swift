@@ -26,6 +26,11 @@ public struct Member: Sendable, Hashable, Identifiable {
     /// "44 B.C."): kept verbatim and shown in the life span.
     public var birthPhrase: String?
     public var deathPhrase: String?
+    /// The contact card the member was imported from, with its labelled details.
+    public var contact: ContactDetails?
+    /// Soft-deleted: the member's contact card disappeared. Kept in the file, hidden from charts,
+    /// restored when the card comes back (or by deleting the flag).
+    public var isRemoved: Bool = false
 
     /// The date siblings are ordered by: `sortDate` when there is one, else the birthday.
     public var siblingOrderDate: PartialDate? { sortDate ?? birthday }

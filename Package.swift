@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "FamilyTreeRender", targets: ["FamilyTreeRender"]),
         .library(name: "FamilyTreeCalendar", targets: ["FamilyTreeCalendar"]),
         .library(name: "FamilyTreeGEDCOM", targets: ["FamilyTreeGEDCOM"]),
+        .library(name: "FamilyTreeContacts", targets: ["FamilyTreeContacts"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -27,6 +28,7 @@ let package = Package(
         .target(name: "FamilyTreeLayout", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeGEDCOM", dependencies: ["FamilyTree"]),
+        .target(name: "FamilyTreeContacts", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Its sources are wrapped in `#if Graphviz`: a trait on the dependency edge alone still builds it.
@@ -40,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "familytree",
             dependencies: [
-                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM",
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts"], resources: [.copy("Fixtures")]),
         .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

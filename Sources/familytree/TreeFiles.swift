@@ -1,4 +1,5 @@
 import FamilyTree
+import FamilyTreeContacts
 import FamilyTreeGEDCOM
 import FamilyTreeRender
 import Foundation
@@ -16,8 +17,10 @@ enum TreeFiles {
         }
     }
 
-    /// Reads and validates a tree: tree.json, or a GEDCOM file (by its `.ged` name or its `0 HEAD`).
-    static func loadGraph(_ path: String) throws -> FamilyGraph {
+    /// Reads and validates a tree as charts show it: tree.json without its removed members, a
+    /// GEDCOM file (by its `.ged` name or its `0 HEAD`), or vCard contacts (`.vcf`, `BEGIN:VCARD`).
+    /// `includingRemoved` keeps removed members (to validate the whole file).
+    static func loadGraph(_ path: String, includingRemoved: Bool = false) throws -> FamilyGraph {
         let bytes = try read(path)
         let name = path == "-" ? "<stdin>" : path
         if GEDCOMFile.looksLikeGEDCOM(path: path, bytes: bytes) {
@@ -27,7 +30,17 @@ enum TreeFiles {
             }
             return try FamilyGraph(document: imported.document, file: name)
         }
-        return try FamilyGraph(json: bytes, file: name)
+        if ContactsFile.looksLikeVCard(path: path, bytes: bytes) {
+            let imported = ContactsFile.read(bytes)
+            // Links inferred from the cards are as drawn; only relations left out are worth a word here.
+            let leftOut = imported.report.filter { $0.kind != .inferred }
+            if !leftOut.isEmpty {
+                Console.error("familytree: \(name): relations not drawn: \(ContactsReportEntry.counts(of: leftOut)) (familytree import \(name) --report lists them)")
+            }
+            return try FamilyGraph(document: imported.document, file: name)
+        }
+        let document = try TreeDocument(json: bytes, file: name)
+        return try FamilyGraph(document: includingRemoved ? document : document.hidingRemovedMembers(), file: name)
     }
 
     /// Writes `text` to `path` (standard output for `-`): a temporary file beside the target,

@@ -21,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
     var tree: String
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree)
+        let graph = try TreeFiles.loadGraph(tree, includingRemoved: true)
         Console.output("\(tree): valid: \(graph.members.count) members, \(graph.unions.count) unions, \(graph.crossBloodlineConnections.count) cross-bloodline connections\n")
     }
 }

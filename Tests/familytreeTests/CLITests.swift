@@ -264,3 +264,71 @@ struct Scratch {
         #expect(scratch.run("import", scratch.path("not.ged").path, "-o", scratch.path("x.json").path) == 1)
     }
 }
+
+@Suite struct ContactsCommandTests {
+    static let family = """
+    BEGIN:VCARD\r\nVERSION:3.0\r\nUID:mum\r\nN:Holm;Eva;;;\r\nFN:Eva Holm\r\nBDAY:1962-05-01\r\nitem1.X-ABRELATEDNAMES:Nils Holm\r\nitem1.X-ABLabel:_$!<Spouse>!$_\r\n\
+    item2.X-ABRELATEDNAMES:Ida\r\nitem2.X-ABLabel:_$!<Daughter>!$_\r\nitem3.X-ABRELATEDNAMES:Bo\r\nitem3.X-ABLabel:_$!<Son>!$_\r\nEND:VCARD\r\n\
+    BEGIN:VCARD\r\nVERSION:3.0\r\nUID:dad\r\nN:Holm;Nils;;;\r\nFN:Nils Holm\r\nEND:VCARD\r\n\
+    BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ida\r\nN:Holm;Ida;;;\r\nFN:Ida Holm\r\nBDAY:1991-01-01\r\nEND:VCARD\r\n\
+    BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bo\r\nN:Holm;Bo;;;\r\nFN:Bo Holm\r\nBDAY:1989-01-01\r\nitem1.X-ABRELATEDNAMES:Nobody\r\nitem1.X-ABLabel:_$!<Sister>!$_\r\nEND:VCARD\r\n
+    """
+
+    @Test func rendersContactsInOneCommand() throws {
+        let scratch = try Scratch()
+        try scratch.write("contacts.vcf", Self.family)
+        #expect(scratch.run("render", scratch.path("contacts.vcf").path, "-o", scratch.path("family.svg").path) == 0)
+        let svg = try scratch.read("family.svg")
+        for id in ["mum", "dad", "ida", "bo"] { #expect(svg.contains("data-member=\"\(id)\"")) }
+        // Bo (1989) is drawn left of Ida (1991): siblings in birth order.
+        func x(of id: String) throws -> Int {
+            let group = try #require(svg.range(of: "data-member=\"\(id)\""))
+            let rect = try #require(svg.range(of: "<rect class=\"box\" x=\"", range: group.upperBound..<svg.endIndex))
+            return try #require(Int(svg[rect.upperBound...].prefix { $0.isNumber }))
+        }
+        #expect(try x(of: "bo") < x(of: "ida"))
+    }
+
+    @Test func importIntoMergesAndStrictWritesNothing() throws {
+        let scratch = try Scratch()
+        try scratch.write("contacts.vcf", Self.family)
+        let tree = scratch.path("tree.json").path
+        let before = try scratch.read("tree.json")
+        // Bo's "Nobody" matches no card: --strict refuses and the tree is left as it was.
+        #expect(scratch.run("import", scratch.path("contacts.vcf").path, "--into", tree, "--strict") == 1)
+        #expect(try scratch.read("tree.json") == before)
+        #expect(scratch.run("import", scratch.path("contacts.vcf").path, "--into", tree) == 0)
+        let merged = try FamilyGraph(json: Array(try scratch.read("tree.json").utf8))
+        let original = try FamilyGraph(json: Array(before.utf8))
+        #expect(merged.members.count == original.members.count + 4)
+        #expect(merged.member("bo")?.sex == .male)
+        // A card gone from the next export: its member is kept, marked removed, and no longer drawn.
+        try scratch.write("fewer.vcf", String(Self.family.split(separator: "BEGIN:VCARD").dropLast().map { "BEGIN:VCARD" + $0 }.joined()))
+        #expect(scratch.run("import", scratch.path("fewer.vcf").path, "--into", tree) == 0)
+        #expect(try scratch.read("tree.json").contains("\"removed\": true"))
+        #expect(scratch.run("render", tree, "-o", scratch.path("tree.svg").path) == 0)
+        #expect(!(try scratch.read("tree.svg")).contains("data-member=\"bo\""))
+        #expect(try scratch.read("tree.svg").contains("data-member=\"ida\""))
+    }
+
+    @Test func theContactsExampleRendersAsCommittedAndImportsIntoASchemaValidTree() throws {
+        let scratch = try Scratch()
+        let example = Scratch.packageRoot.appendingPathComponent("examples/contacts.vcf").path
+        #expect(scratch.run("render", example, "-o", scratch.path("contacts.svg").path) == 0)
+        let committed = Scratch.packageRoot.appendingPathComponent("examples/contacts.svg")
+        if ProcessInfo.processInfo.environment["FAMILYTREE_RECORD"] == "1" { try scratch.read("contacts.svg").write(to: committed, atomically: true, encoding: .utf8) }
+        #expect(try scratch.read("contacts.svg") == String(contentsOf: committed, encoding: .utf8), "examples/contacts.svg is stale: re-record with FAMILYTREE_RECORD=1")
+
+        #expect(scratch.run("import", example, "-o", scratch.path("contacts.json").path) == 0)
+        let check = "import json, sys, jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))"
+        let result = try ChildProcess.run("python3", ["-c", check, Scratch.packageRoot.appendingPathComponent("schema/tree.schema.json").path, scratch.path("contacts.json").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.read("contacts.json").contains("\"phones\""))
+    }
+
+    @Test func intoIsForContactsOnly() throws {
+        let scratch = try Scratch()
+        try scratch.write("byron.ged", ImportCommandTests.gedcom)
+        #expect(scratch.run("import", scratch.path("byron.ged").path, "--into", scratch.path("tree.json").path) != 0)
+    }
+}

@@ -1,0 +1,350 @@
+import FamilyTree
+
+/// Something the import could not place as the cards say, for `familytree import --report`.
+public struct ContactsReportEntry: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A related name or URI that matches no card.
+        case unmatched
+        /// A related name that matches several cards: no link is made.
+        case ambiguous
+        /// Relations that contradict each other or the tree's rules (a cycle, a third parent).
+        case conflict
+        /// A link the import made from what the cards imply (the spouse of a child's only named parent).
+        case inferred
+        /// A relation the tree cannot show (`kin`, siblings with no parent on any card).
+        case unplaced
+        /// A second card with a UID already read.
+        case duplicate
+    }
+
+    public var kind: Kind
+    /// The line of the card (or of the relation on it).
+    public var line: Int
+    /// The name on the card.
+    public var card: String
+    public var message: String
+
+    public var description: String { "line \(line) (\(card)): \(kind.rawValue): \(message)" }
+
+    /// Counts by kind, in the order of `Kind`: `2 inferred, 1 unmatched`; empty for no entries.
+    public static func counts(of entries: [ContactsReportEntry]) -> String {
+        Kind.allCases.compactMap { kind in
+            let count = entries.count { $0.kind == kind }
+            return count == 0 ? nil : "\(count) \(kind.rawValue)"
+        }.joined(separator: ", ")
+    }
+}
+
+/// Contact cards turned into a tree: one member per card, unions from the relations between cards.
+///
+/// Related names are matched to cards by full name, then nickname, then first name; a name that
+/// matches no card, or several at the first level that matches, is reported and never linked.
+public struct ContactsImport: Sendable {
+    /// Members in card order and the unions the relations make (ids start `contacts:`).
+    public var document: TreeDocument
+    public var report: [ContactsReportEntry]
+    public var warnings: [VCardWarning]
+    public var cardCount: Int
+    /// Members whose sex was read off a relative's label (`Mother`, `Son`) because their own card has none.
+    public var membersWithHintedSex: Set<Member.ID>
+
+    /// Union ids the import makes start with this, so a re-import knows which unions are its own.
+    public static let unionPrefix = "contacts:"
+
+    /// Reads the cards in a vCard file.
+    public init(bytes: [UInt8]) {
+        var parser = VCardParser()
+        let cards = parser.parse(bytes)
+        self.init(cards: cards, warnings: parser.warnings)
+    }
+
+    public init(cards: [VCard], warnings: [VCardWarning] = []) {
+        var builder = ContactsTreeBuilder(cards: cards)
+        builder.build()
+        document = TreeDocument(members: builder.people.map(\.member), unions: builder.unions)
+        membersWithHintedSex = Set(builder.hintedSex.map { builder.people[$0].member.id })
+        report = builder.report
+        self.warnings = warnings
+        cardCount = cards.count
+    }
+}
+
+/// Builds the tree: reads the cards, resolves relations, makes unions.
+struct ContactsTreeBuilder {
+    private let cards: [VCard]
+    private(set) var people: [ContactPerson] = []
+    private(set) var unions: [Union] = []
+    private(set) var report: [ContactsReportEntry] = []
+
+    private var parents: [[Int]] = []
+    private var spouses: [[Int]] = []
+    private var siblingRoot: [Int] = []
+    private var sexHints: [Int: Sex?] = [:]
+    /// People whose sex comes from another card's label (`Mother`), not their own card.
+    private(set) var hintedSex: Set<Int> = []
+
+    init(cards: [VCard]) { self.cards = cards }
+
+    mutating func build() {
+        readPeople()
+        parents = Array(repeating: [], count: people.count)
+        spouses = Array(repeating: [], count: people.count)
+        siblingRoot = Array(people.indices)
+        resolveRelations()
+        applySexHints()
+        makeUnions()
+        placeAnniversaries()
+        for index in people.indices {
+            // A sex read off another card's label is no change of this card.
+            var ownCard = people[index].member
+            if hintedSex.contains(index) { ownCard.sex = nil }
+            people[index].member.contact?.fingerprint = Self.fingerprint(of: ownCard)
+        }
+    }
+
+    private mutating func note(_ kind: ContactsReportEntry.Kind, _ person: Int, line: Int? = nil, _ message: String) {
+        report.append(ContactsReportEntry(kind: kind, line: line ?? people[person].line, card: people[person].member.fullName, message: message))
+    }
+
+    // MARK: Cards
+
+    private mutating func readPeople() {
+        var usedIDs: Set<String> = []
+        var seenUIDs: [String: String] = [:]
+        for card in cards {
+            let rawUID = card.first("UID")?.text.trimmingSpaces ?? ""
+            var person = ContactCardReader(card: card).read(id: "", uid: "")
+            let nameKey = Self.normalized(person.member.fullName.isEmpty ? person.formattedName : person.member.fullName)
+            let uid = rawUID.isEmpty ? "name:\(nameKey)" : rawUID
+            if let first = seenUIDs[uid] {
+                report.append(ContactsReportEntry(kind: .duplicate, line: card.line, card: person.member.fullName, message: "the same contact as \(first) (UID \(uid)): this card is skipped"))
+                continue
+            }
+            seenUIDs[uid] = person.member.fullName
+            var base = rawUID.isEmpty ? "contact-" + Self.slug(nameKey) : rawUID
+            if base.lowercased().hasPrefix("urn:uuid:") { base = String(base.dropFirst(9)) }
+            if base.isEmpty || base == "contact-" { base = "contact" }
+            var id = base
+            var suffix = 2
+            while usedIDs.contains(id) {
+                id = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            usedIDs.insert(id)
+            person.member.id = id
+            person.member.contact?.uid = uid
+            people.append(person)
+        }
+    }
+
+    static func normalized(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+    }
+
+    static func slug(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            if character.isLetter || character.isNumber {
+                result.append(character)
+            } else if result.last != "-", !result.isEmpty {
+                result.append("-")
+            }
+        }
+        while result.last == "-" { result.removeLast() }
+        return result
+    }
+
+    // MARK: Relations
+
+    private mutating func resolveRelations() {
+        var byFullName: [String: [Int]] = [:]
+        var byNickname: [String: [Int]] = [:]
+        var byFirstName: [String: [Int]] = [:]
+        var byUID: [String: [Int]] = [:]
+        var byEmail: [String: [Int]] = [:]
+        func add(_ key: String, _ index: Int, to table: inout [String: [Int]]) {
+            let key = Self.normalized(key)
+            guard !key.isEmpty, table[key]?.last != index else { return }
+            table[key, default: []].append(index)
+        }
+        for (index, person) in people.enumerated() {
+            let member = person.member
+            add(member.fullName, index, to: &byFullName)
+            add([member.firstName, member.lastName ?? ""].joined(separator: " "), index, to: &byFullName)
+            add(person.formattedName, index, to: &byFullName)
+            if let nickname = member.nickname { add(nickname, index, to: &byNickname) }
+            add(member.firstName, index, to: &byFirstName)
+            if let uid = person.uidKey { add(uid, index, to: &byUID) }
+            for email in person.emails { add(email, index, to: &byEmail) }
+        }
+        for index in people.indices {
+            for relation in people[index].relations {
+                let candidates: [Int]
+                let written: String
+                switch relation.target {
+                case .uid(let uid):
+                    (candidates, written) = (byUID[uid] ?? [], uid)
+                case .email(let email):
+                    (candidates, written) = (byEmail[email] ?? [], email)
+                case .name(let name):
+                    let key = Self.normalized(name)
+                    let tiers = [byFullName[key], byNickname[key], byFirstName[key]].map { ($0 ?? []).filter { $0 != index } }
+                    (candidates, written) = (tiers.first { !$0.isEmpty } ?? [], name)
+                }
+                let others = candidates.filter { $0 != index }
+                guard let other = others.first else {
+                    note(.unmatched, index, line: relation.line, "\(relation.label) \"\(written)\" matches no card")
+                    continue
+                }
+                guard others.count == 1 else {
+                    let names = others.map { "\(people[$0].member.fullName) (line \(people[$0].line))" }.joined(separator: ", ")
+                    note(.ambiguous, index, line: relation.line, "\(relation.label) \"\(written)\" matches \(others.count) cards: \(names); not linked")
+                    continue
+                }
+                link(index, other, relation)
+            }
+            for relation in people[index].unplaced {
+                note(.unplaced, index, line: relation.line, "\(relation.label) names a relative of no kind the tree can draw")
+            }
+        }
+    }
+
+    private mutating func link(_ person: Int, _ other: Int, _ relation: CardRelation) {
+        switch relation.kind {
+        case .parent: if !parents[person].contains(other) { parents[person].append(other) }
+        case .child: if !parents[other].contains(person) { parents[other].append(person) }
+        case .spouse:
+            if !spouses[person].contains(other) { spouses[person].append(other) }
+            if !spouses[other].contains(person) { spouses[other].append(person) }
+        case .sibling:
+            let (first, second) = (root(person), root(other))
+            if first != second { siblingRoot[max(first, second)] = min(first, second) }
+        }
+        if let sex = relation.sexOfTarget {
+            if let hinted = sexHints[other], hinted != sex { sexHints[other] = .some(nil) } else if sexHints[other] == nil { sexHints[other] = sex }
+        }
+    }
+
+    private mutating func root(_ index: Int) -> Int {
+        var index = index
+        while siblingRoot[index] != index {
+            siblingRoot[index] = siblingRoot[siblingRoot[index]]
+            index = siblingRoot[index]
+        }
+        return index
+    }
+
+    private mutating func applySexHints() {
+        for (index, hint) in sexHints.sorted(by: { $0.key < $1.key }) where people[index].member.sex == nil {
+            if let hint {
+                people[index].member.sex = hint
+                hintedSex.insert(index)
+            }
+        }
+    }
+
+    // MARK: Unions
+
+    private mutating func makeUnions() {
+        // Siblings share their parents: the parents any of them names are all of theirs, unless that makes more than two.
+        var groups: [Int: [Int]] = [:]
+        for index in people.indices { groups[root(index), default: []].append(index) }
+        var parentsOf = parents
+        for (_, members) in groups.sorted(by: { $0.key < $1.key }) where members.count > 1 {
+            var shared: [Int] = []
+            for member in members { for parent in parents[member] where !shared.contains(parent) && !members.contains(parent) { shared.append(parent) } }
+            if shared.isEmpty {
+                let names = members.map { people[$0].member.fullName }.joined(separator: ", ")
+                note(.unplaced, members[0], "siblings \(names) have no parent on any card: they are not linked")
+            } else if shared.count > 2 {
+                let names = members.map { people[$0].member.fullName }.joined(separator: ", ")
+                note(.conflict, members[0], "siblings \(names) name \(shared.count) different parents between them: each keeps the parents on its own cards")
+            } else {
+                for member in members { parentsOf[member] = shared }
+            }
+        }
+        var unionIndex: [[Int]: Int] = [:]
+        func union(of partners: [Int]) -> Int {
+            let key = partners.sorted()
+            if let existing = unionIndex[key] { return existing }
+            unionIndex[key] = unions.count
+            let ids = key.map { people[$0].member.id }
+            unions.append(Union(id: ContactsImport.unionPrefix + ids.joined(separator: "+"), partners: partners.map { people[$0].member.id }))
+            return unions.count - 1
+        }
+        for index in people.indices {
+            for spouse in spouses[index] where spouse > index { _ = union(of: [index, spouse]) }
+        }
+        var childrenOf: [[Int]] = Array(repeating: [], count: people.count)
+        for child in people.indices {
+            var childParents = parentsOf[child]
+            if childParents.count > 2 {
+                let names = childParents.map { people[$0].member.fullName }.joined(separator: ", ")
+                note(.conflict, child, "\(childParents.count) parents named (\(names)): the first two are kept")
+                childParents = Array(childParents.prefix(2))
+            }
+            if childParents.count == 1, spouses[childParents[0]].count == 1 {
+                let other = spouses[childParents[0]][0]
+                if other != child {
+                    note(.inferred, child, "only \(people[childParents[0]].member.fullName) is named as a parent; \(people[other].member.fullName), their spouse, is taken as the other")
+                    childParents.append(other)
+                }
+            }
+            // A parent who is already the child's descendant would close a cycle.
+            childParents.removeAll { parent in
+                guard isDescendant(parent, of: child, childrenOf: childrenOf) else { return false }
+                note(.conflict, child, "\(people[parent].member.fullName) is named as a parent but is a descendant: that link is left out")
+                return true
+            }
+            guard !childParents.isEmpty else { continue }
+            let position = union(of: childParents)
+            unions[position].children.append(ChildLink(people[child].member.id))
+            for parent in childParents { childrenOf[parent].append(child) }
+        }
+    }
+
+    private func isDescendant(_ candidate: Int, of ancestor: Int, childrenOf: [[Int]]) -> Bool {
+        var stack = [ancestor]
+        var seen: Set<Int> = [ancestor]
+        while let next = stack.popLast() {
+            if next == candidate { return true }
+            for child in childrenOf[next] where seen.insert(child).inserted { stack.append(child) }
+        }
+        return false
+    }
+
+    private mutating func placeAnniversaries() {
+        for index in people.indices {
+            for (date, line) in people[index].anniversaries {
+                let id = people[index].member.id
+                let couples = unions.indices.filter { unions[$0].partners.count == 2 && unions[$0].partners.contains(id) }
+                if couples.count == 1 {
+                    let position = couples[0]
+                    if let existing = unions[position].marriage, existing != date {
+                        note(.conflict, index, line: line, "anniversary \(date) differs from \(existing) on the spouse's card: \(existing) is kept")
+                    } else {
+                        unions[position].marriage = date
+                    }
+                } else {
+                    people[index].member.contact?.dates.append(LabeledValue(label: "Anniversary", value: date.description))
+                    if couples.count > 1 {
+                        note(.unplaced, index, line: line, "anniversary \(date) with \(couples.count) spouses on the cards: kept on the card, not on a marriage")
+                    }
+                }
+            }
+        }
+    }
+
+    /// 64-bit FNV-1a of the member's tree.json, without the fingerprint itself.
+    static func fingerprint(of member: Member) -> String {
+        var plain = member
+        plain.contact?.fingerprint = nil
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in JSONWriter.string(from: plain.jsonValue).utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

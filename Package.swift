@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FamilyTreeCalendar", targets: ["FamilyTreeCalendar"]),
         .library(name: "FamilyTreeGEDCOM", targets: ["FamilyTreeGEDCOM"]),
         .library(name: "FamilyTreeContacts", targets: ["FamilyTreeContacts"]),
+        .library(name: "FamilyTreeSync", targets: ["FamilyTreeSync"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -22,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // GEDZIP (.gdz) archives, read by the CLI.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        // The embedded document store and each device's sync state (SQLite, WAL mode).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .target(name: "FamilyTree"),
@@ -29,6 +32,7 @@ let package = Package(
         .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeGEDCOM", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeContacts", dependencies: ["FamilyTree"]),
+        .target(name: "FamilyTreeSync", dependencies: ["FamilyTree", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Its sources are wrapped in `#if Graphviz`: a trait on the dependency edge alone still builds it.
@@ -42,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "familytree",
             dependencies: [
-                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts",
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts", "FamilyTreeSync",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -65,7 +69,8 @@ let package = Package(
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "TestSupport"]),
+        .testTarget(name: "FamilyTreeSyncTests", dependencies: ["FamilyTree", "FamilyTreeSync", "TestSupport"]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

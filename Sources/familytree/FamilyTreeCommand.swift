@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeSync
 import Foundation
 
 /// The `familytree` command: draws family trees and edits tree files.
@@ -21,7 +22,7 @@ struct FamilyTreeCommand: ParsableCommand {
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
         version: "familytree \(version) (\(GraphvizSupport.versionNote))",
-        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self]
+        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self, SyncCommand.self]
     )
 
     static func main() {
@@ -40,6 +41,9 @@ struct FamilyTreeCommand: ParsableCommand {
             return 1
         } catch let error as FamilyTreeError {
             Console.error("familytree: \(error)")
+            return 1
+        } catch let error as SyncError {
+            Console.error("familytree: sync: \(error)")
             return 1
         } catch {
             let code = exitCode(for: error)

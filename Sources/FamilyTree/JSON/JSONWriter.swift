@@ -11,6 +11,36 @@ public enum JSONWriter {
         return output
     }
 
+    /// The text of `value` on one line with sorted keys: the canonical body of a synced document.
+    public static func compactString(from value: JSONValue) -> String {
+        var output = ""
+        writeCompact(value, into: &output)
+        return output
+    }
+
+    private static func writeCompact(_ value: JSONValue, into output: inout String) {
+        switch value {
+        case .array(let elements):
+            output.append("[")
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(",") }
+                writeCompact(element, into: &output)
+            }
+            output.append("]")
+        case .object(let fields):
+            output.append("{")
+            for (position, key) in fields.keys.sorted().enumerated() {
+                if position > 0 { output.append(",") }
+                appendQuoted(key, into: &output)
+                output.append(":")
+                writeCompact(fields[key]!, into: &output)
+            }
+            output.append("}")
+        default:
+            write(value, indent: 0, into: &output)
+        }
+    }
+
     private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
         switch value {
         case .null: output.append("null")

@@ -1,0 +1,21 @@
+/// A JSON document store holding each user's documents apart.
+///
+/// Every call names its user; a store refuses a missing user id rather than answer with nothing.
+public protocol DocumentStore: Sendable {
+    /// Applies a batch in one transaction. Each write is compare-and-set on its base version;
+    /// a write identical to what the store holds is `unchanged` (so a retried batch is harmless).
+    /// Applied writes get consecutive numbers of the owner's change sequence, in commit order.
+    func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome]
+
+    /// Up to `limit` documents (tombstones included) whose change sequence is after `sequence`, in sequence order.
+    func pull(user: String, after sequence: Int64, limit: Int) throws(SyncError) -> [StoredDocument]
+}
+
+extension DocumentStore {
+    /// Checks a batch against the limits before anything is sent.
+    public static func validate(_ writes: [DocumentWrite]) throws(SyncError) {
+        for write in writes where write.body.utf8.count > SyncLimits.maximumDocumentBytes {
+            throw .documentTooLarge(write.key, bytes: write.body.utf8.count)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import GRDB
+
+/// What one device knows of one user's documents in one store: the last version of each document
+/// it saw (the base of the next merge), the pull checkpoint, and the conflicts the user can review.
+public final class LocalSyncState: Sendable {
+    private let queue: DatabaseQueue
+
+    public struct Base: Sendable, Hashable {
+        public var body: String
+        public var version: Int64
+        public var isDeleted: Bool
+    }
+
+    /// A conflict kept for the user (`familytree sync conflicts`).
+    public struct StoredConflict: Sendable, Hashable {
+        public var id: Int64
+        public var conflict: MergeConflict
+        public var isRestored: Bool
+    }
+
+    public init(path: String) throws(SyncError) {
+        do {
+            queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS base (
+                        collection TEXT NOT NULL, doc_id TEXT NOT NULL, body TEXT NOT NULL,
+                        version INTEGER NOT NULL, deleted INTEGER NOT NULL,
+                        PRIMARY KEY (collection, doc_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS conflicts (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, collection TEXT NOT NULL, doc_id TEXT NOT NULL,
+                        field TEXT, local_value TEXT, store_value TEXT, restored INTEGER NOT NULL DEFAULT 0
+                    );
+                    """)
+            }
+        } catch {
+            throw .store("cannot open the sync state \(path): \(error)")
+        }
+    }
+
+    public func bases() throws(SyncError) -> [DocumentKey: Base] {
+        try run { db in
+            var result: [DocumentKey: Base] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT collection, doc_id, body, version, deleted FROM base") {
+                guard let collection = SyncCollection(rawValue: row[0]) else { continue }
+                result[DocumentKey(collection, row[1])] = Base(body: row[2], version: row[3], isDeleted: row[4])
+            }
+            return result
+        }
+    }
+
+    public func checkpoint() throws(SyncError) -> Int64 {
+        try run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
+    }
+
+    /// Records what the store now holds for these documents, in one local transaction.
+    public func record(_ documents: [(DocumentKey, Base)]) throws(SyncError) {
+        try run { db in try Self.upsert(documents, in: db) }
+    }
+
+    /// Records a pulled page and moves the checkpoint past it, in one local transaction: a pull
+    /// killed between pages resumes from the last page it recorded.
+    public func recordPage(_ page: [StoredDocument]) throws(SyncError) {
+        guard let last = page.last else { return }
+        try run { db in
+            try Self.upsert(page.map { ($0.key, Base(body: $0.body, version: $0.version, isDeleted: $0.isDeleted)) }, in: db)
+            try db.execute(sql: "INSERT INTO checkpoint (id, seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq)", arguments: [last.sequence])
+        }
+    }
+
+    public func addConflicts(_ conflicts: [MergeConflict]) throws(SyncError) {
+        guard !conflicts.isEmpty else { return }
+        try run { db in
+            for conflict in conflicts {
+                try db.execute(sql: "INSERT INTO conflicts (collection, doc_id, field, local_value, store_value) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [conflict.key.collection.rawValue, conflict.key.id, conflict.field, conflict.localValue, conflict.storeValue])
+            }
+        }
+    }
+
+    public func conflicts() throws(SyncError) -> [StoredConflict] {
+        try run { db in
+            try Row.fetchAll(db, sql: "SELECT id, collection, doc_id, field, local_value, store_value, restored FROM conflicts ORDER BY id").compactMap { row in
+                guard let collection = SyncCollection(rawValue: row[1]) else { return nil }
+                return StoredConflict(id: row[0], conflict: MergeConflict(key: DocumentKey(collection, row[2]), field: row[3], localValue: row[4], storeValue: row[5]), isRestored: row[6])
+            }
+        }
+    }
+
+    public func markRestored(_ id: Int64) throws(SyncError) {
+        try run { db in try db.execute(sql: "UPDATE conflicts SET restored = 1 WHERE id = ?", arguments: [id]) }
+    }
+
+    private static func upsert(_ documents: [(DocumentKey, Base)], in db: Database) throws {
+        for (key, base) in documents {
+            try db.execute(sql: """
+                INSERT INTO base (collection, doc_id, body, version, deleted) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (collection, doc_id) DO UPDATE SET body = excluded.body, version = excluded.version, deleted = excluded.deleted
+                WHERE excluded.version >= base.version
+                """, arguments: [key.collection.rawValue, key.id, base.body, base.version, base.isDeleted])
+        }
+    }
+
+    private func run<T>(_ body: (Database) throws -> T) throws(SyncError) -> T {
+        do {
+            return try queue.write(body)
+        } catch {
+            throw .store("sync state: \(error)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import FamilyTree
+
+/// The collections a user's tree is mirrored into: `users/{uid}/{collection}/{id}`.
+public enum SyncCollection: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// One document per member (seed 001's `familyTree`).
+    case familyTree
+    /// Seed 001's cross-bloodline connections.
+    case crossBloodlineConnections
+    /// Our unions (couples and their children), which seed 001 kept inside member documents.
+    case unions
+
+    public static func < (lhs: SyncCollection, rhs: SyncCollection) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Where a document lives within one user's tree.
+public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var collection: SyncCollection
+    public var id: String
+
+    public init(_ collection: SyncCollection, _ id: String) {
+        self.collection = collection
+        self.id = id
+    }
+
+    /// The Firestore-style path: `users/{uid}/familyTree/{memberId}`.
+    public func path(user: String) -> String { "users/\(user)/\(collection.rawValue)/\(id)" }
+
+    public var description: String { "\(collection.rawValue)/\(id)" }
+
+    public static func < (lhs: DocumentKey, rhs: DocumentKey) -> Bool { (lhs.collection, lhs.id) < (rhs.collection, rhs.id) }
+}
+
+/// A document as the store keeps it.
+public struct StoredDocument: Sendable, Hashable {
+    public var key: DocumentKey
+    /// The JSON body with sorted keys; for a tombstone, the body it had when deleted.
+    public var body: String
+    /// Starts at 1; each applied write adds 1.
+    public var version: Int64
+    public var isDeleted: Bool
+    /// The owner's change sequence when this version was committed.
+    public var sequence: Int64
+
+    public init(key: DocumentKey, body: String, version: Int64, isDeleted: Bool, sequence: Int64) {
+        self.key = key
+        self.body = body
+        self.version = version
+        self.isDeleted = isDeleted
+        self.sequence = sequence
+    }
+}
+
+/// A write of one document, compare-and-set on the version it was based on.
+public struct DocumentWrite: Sendable, Hashable {
+    public var key: DocumentKey
+    public var body: String
+    public var isDeleted: Bool
+    /// The version this write was made from; 0 for a document the writer never saw.
+    public var baseVersion: Int64
+
+    public init(key: DocumentKey, body: String, isDeleted: Bool = false, baseVersion: Int64) {
+        self.key = key
+        self.body = body
+        self.isDeleted = isDeleted
+        self.baseVersion = baseVersion
+    }
+}
+
+/// What the store did with one write of a batch.
+public enum WriteOutcome: Sendable, Hashable {
+    /// Written: the new version and its change sequence.
+    case applied(version: Int64, sequence: Int64)
+    /// The store already holds exactly this (a retried batch): nothing written.
+    case unchanged(version: Int64)
+    /// The write's base version is not the store's: refused; the store's document is returned.
+    case conflict(current: StoredDocument)
+}
+
+/// Errors of the document stores and the sync.
+public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A body over Firestore's 1 MiB document limit: refused before sending.
+    case documentTooLarge(DocumentKey, bytes: Int)
+    /// No user id: a store never answers "nothing" for a missing user.
+    case missingUser
+    /// The store refused the user (another user's rows, no such role).
+    case accessDenied(String)
+    /// A store URL familytree cannot open.
+    case unsupportedStore(String)
+    /// Another sync of this user runs on this device.
+    case busy(String)
+    /// The store failed.
+    case store(String)
+
+    public var description: String {
+        switch self {
+        case .documentTooLarge(let key, let bytes): "\(key) is \(bytes) bytes; a document may be at most 1 MiB (1,048,576 bytes)"
+        case .missingUser: "no user id: give --user"
+        case .accessDenied(let reason): "access denied: \(reason)"
+        case .unsupportedStore(let url): "unsupported store \"\(url)\": use sqlite:PATH or postgres://user@host:port/db"
+        case .busy(let lock): "another sync of this user is running on this device (lock \(lock))"
+        case .store(let reason): "store error: \(reason)"
+        }
+    }
+}
+
+/// Limits every store keeps, Firestore's among them.
+public enum SyncLimits {
+    public static let maximumDocumentBytes = 1_048_576
+    public static let maximumBatchDocuments = 500
+    public static let maximumBatchBytes = 9 * 1_048_576
+}

@@ -1,0 +1,179 @@
+import FamilyTree
+
+/// One device syncing one user's tree with a store: push local changes, pull the store's.
+public struct SyncSession: Sendable {
+    public let store: any DocumentStore
+    public let state: LocalSyncState
+    public let user: String
+    /// Documents per pull page.
+    public var pageSize = 1_000
+    /// Called after each batch or page with the documents done and, for a push, the total.
+    public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+
+    public init(store: any DocumentStore, state: LocalSyncState, user: String) throws(SyncError) {
+        guard !user.isEmpty else { throw .missingUser }
+        self.store = store
+        self.state = state
+        self.user = user
+    }
+
+    public struct PushReport: Sendable, Hashable {
+        public var applied = 0
+        public var unchanged = 0
+        /// Writes refused as stale and merged with the store's version.
+        public var merged = 0
+        public var conflicts: [MergeConflict] = []
+        public var batches = 0
+        /// The local documents after merging (what the tree file should now hold).
+        public var documents: [DocumentKey: String] = [:]
+    }
+
+    public struct PullReport: Sendable, Hashable {
+        public var pulled = 0
+        public var pages = 0
+        public var conflicts: [MergeConflict] = []
+        public var documents: [DocumentKey: String] = [:]
+    }
+
+    // MARK: Push
+
+    /// Sends every document that differs from what this device last saw, deletions as tombstones,
+    /// in batches of at most 500 documents and 9 MiB; refused writes are merged and sent again.
+    public func push(_ local: [DocumentKey: String]) throws(SyncError) -> PushReport {
+        var bases = try state.bases()
+        var report = PushReport(documents: local)
+        var pending: [DocumentWrite] = []
+        for key in local.keys.sorted() {
+            let body = local[key]!
+            if let base = bases[key] {
+                if base.body == body {
+                    // Unchanged; or a stale copy of a deleted document, which must not come back.
+                    if base.isDeleted { report.documents[key] = nil }
+                    continue
+                }
+                pending.append(DocumentWrite(key: key, body: body, baseVersion: base.version))
+            } else {
+                pending.append(DocumentWrite(key: key, body: body, baseVersion: 0))
+            }
+        }
+        for (key, base) in bases.sorted(by: { $0.key < $1.key }) where !base.isDeleted && local[key] == nil {
+            pending.append(DocumentWrite(key: key, body: base.body, isDeleted: true, baseVersion: base.version))
+        }
+        for write in pending where write.body.utf8.count > SyncLimits.maximumDocumentBytes {
+            throw .documentTooLarge(write.key, bytes: write.body.utf8.count)
+        }
+        let total = pending.count
+        var done = 0
+        var round = 0
+        while !pending.isEmpty {
+            round += 1
+            guard round <= 10 else { throw .store("documents kept changing in the store while merging; try again") }
+            var retry: [DocumentWrite] = []
+            for batch in Self.batches(pending) {
+                let outcomes = try store.push(user: user, batch)
+                report.batches += 1
+                var recorded: [(DocumentKey, LocalSyncState.Base)] = []
+                var conflicts: [MergeConflict] = []
+                for (write, outcome) in zip(batch, outcomes) {
+                    switch outcome {
+                    case .applied(let version, _), .unchanged(let version):
+                        if case .applied = outcome { report.applied += 1 } else { report.unchanged += 1 }
+                        let base = LocalSyncState.Base(body: write.body, version: version, isDeleted: write.isDeleted)
+                        recorded.append((write.key, base))
+                        bases[write.key] = base
+                    case .conflict(let current):
+                        report.merged += 1
+                        let base = bases[write.key].flatMap { $0.isDeleted ? nil : $0.body }
+                        let merged = DocumentMerge.merge(
+                            key: write.key, base: base, local: write.isDeleted ? nil : write.body,
+                            store: current.isDeleted ? nil : current.body, storeTombstone: current.isDeleted ? current.body : nil
+                        )
+                        conflicts += merged.conflicts
+                        let known = LocalSyncState.Base(body: current.body, version: current.version, isDeleted: current.isDeleted)
+                        recorded.append((write.key, known))
+                        bases[write.key] = known
+                        report.documents[write.key] = merged.body
+                        if merged.body != (current.isDeleted ? nil : current.body) {
+                            retry.append(DocumentWrite(key: write.key, body: merged.body ?? current.body, isDeleted: merged.body == nil, baseVersion: current.version))
+                        }
+                    }
+                }
+                // After the store committed: a crash before this line only makes the next push find the batch `unchanged`.
+                try state.record(recorded)
+                try state.addConflicts(conflicts)
+                report.conflicts += conflicts
+                done += batch.count
+                progress?(min(done, total), total)
+            }
+            pending = retry
+        }
+        return report
+    }
+
+    /// Consecutive runs of at most 500 writes and 9 MiB of bodies.
+    static func batches(_ writes: [DocumentWrite]) -> [[DocumentWrite]] {
+        var result: [[DocumentWrite]] = []
+        var current: [DocumentWrite] = []
+        var bytes = 0
+        for write in writes {
+            let size = write.body.utf8.count
+            if !current.isEmpty, current.count == SyncLimits.maximumBatchDocuments || bytes + size > SyncLimits.maximumBatchBytes {
+                result.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(write)
+            bytes += size
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
+    // MARK: Pull
+
+    /// Pulls every change since the checkpoint, page by page (each page and the checkpoint after it
+    /// in one local transaction), then merges it with `local`, this device's documents as they are
+    /// now (`nil`: take the store's). Local edits not yet pushed are kept; nothing local is wiped first.
+    public func pull(merging local: [DocumentKey: String]?) throws(SyncError) -> PullReport {
+        let before = try state.bases()
+        var report = PullReport()
+        while true {
+            let page = try store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
+            try state.recordPage(page)
+            report.pulled += page.count
+            if !page.isEmpty { report.pages += 1 }
+            progress?(report.pulled, nil)
+            if page.count < pageSize { break }
+        }
+        let after = try state.bases()
+        func live(_ base: LocalSyncState.Base?) -> String? { base.flatMap { $0.isDeleted ? nil : $0.body } }
+        guard let local else {
+            report.documents = after.compactMapValues { $0.isDeleted ? nil : $0.body }
+            return report
+        }
+        var merged: [DocumentKey: String] = [:]
+        for key in Set(local.keys).union(before.keys).union(after.keys).sorted() {
+            let (mine, original, theirs) = (local[key], live(before[key]), live(after[key]))
+            if mine == original {
+                merged[key] = theirs
+                continue
+            }
+            // A stale copy of a document deleted before this device last synced stays deleted.
+            if let base = before[key], base.isDeleted, mine == base.body, theirs == nil { continue }
+            let result = DocumentMerge.merge(key: key, base: original, local: mine, store: theirs, storeTombstone: after[key].flatMap { $0.isDeleted ? $0.body : nil })
+            report.conflicts += result.conflicts
+            merged[key] = result.body
+        }
+        try state.addConflicts(report.conflicts)
+        report.documents = merged
+        return report
+    }
+
+    /// Local changes a push would send: documents added or edited, and documents deleted.
+    public func pendingChanges(_ local: [DocumentKey: String]) throws(SyncError) -> (changed: Int, deleted: Int) {
+        let bases = try state.bases()
+        let changed = local.count { key, body in bases[key]?.body != body }
+        let deleted = bases.count { key, base in !base.isDeleted && local[key] == nil }
+        return (changed, deleted)
+    }
+}

@@ -1,0 +1,211 @@
+import ArgumentParser
+import FamilyTree
+import FamilyTreeSync
+import Foundation
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Mirror a tree to a JSON document store, one document per member.",
+        discussion: """
+        Documents: users/UID/familyTree/MEMBER, users/UID/unions/UNION and
+        users/UID/crossBloodlineConnections/ID, each the record's JSON with sorted keys.
+        The store is sqlite:PATH (the default, ~/.familytree/store.sqlite). What this device last saw
+        of each document, the pull checkpoint and the conflicts live in ~/.familytree/sync
+        (FAMILYTREE_HOME moves ~/.familytree).
+
+        Examples:
+          familytree sync push tree.json --user alice
+          familytree sync pull --user alice -o tree.json      # cloud to local: local edits are merged, never wiped
+          familytree sync status tree.json --user alice
+          familytree sync conflicts --user alice
+          familytree sync conflicts --user alice --restore 3 --tree tree.json
+        """,
+        subcommands: [SyncPushCommand.self, SyncPullCommand.self, SyncStatusCommand.self, SyncConflictsCommand.self]
+    )
+}
+
+/// The options every sync command shares, and what they open.
+struct SyncOptions: ParsableArguments {
+    @Option(help: "The user whose documents these are.")
+    var user: String = ""
+
+    @Option(help: "The document store: sqlite:PATH.")
+    var store: String?
+
+    static var home: URL {
+        if let home = ProcessInfo.processInfo.environment["FAMILYTREE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".familytree")
+    }
+
+    var storeURL: String { store ?? "sqlite:" + Self.home.appendingPathComponent("store.sqlite").path }
+
+    func openStore() throws -> any DocumentStore {
+        let url = storeURL
+        if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count))
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try SQLiteDocumentStore(path: path)
+        }
+        throw SyncError.unsupportedStore(url)
+    }
+
+    /// This device's state for this user in this store, and the lock that keeps syncs of the user one at a time.
+    func openSession() throws -> (SyncSession, SyncLock) {
+        guard !user.isEmpty else { throw SyncError.missingUser }
+        let directory = Self.home.appendingPathComponent("sync")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in storeURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let safeUser = String(user.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        let base = directory.appendingPathComponent("\(safeUser)-\(String(hash, radix: 16))")
+        let lock = try SyncLock(path: base.path + ".lock")
+        let state = try LocalSyncState(path: base.path + ".sqlite")
+        var session = try SyncSession(store: try openStore(), state: state, user: user)
+        session.progress = ProgressLine.callback()
+        return (session, lock)
+    }
+}
+
+/// A progress line on standard error when it is a terminal; nothing otherwise.
+enum ProgressLine {
+    static func callback() -> (@Sendable (Int, Int?) -> Void)? {
+        guard isatty(STDERR_FILENO) != 0 else { return nil }
+        return { done, total in
+            if let total, total > 0 {
+                let filled = done * 30 / total
+                FileHandle.standardError.write(Data("\r[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(done)/\(total)".utf8))
+                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            } else {
+                FileHandle.standardError.write(Data("\r\(done) documents".utf8))
+            }
+        }
+    }
+}
+
+enum SyncTree {
+    static func documents(of path: String) throws -> [DocumentKey: String] {
+        let bytes = try TreeFiles.read(path)
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes).root } catch { throw FamilyTreeError.malformedJSON(file: path, error) }
+        return try TreeMirror.documents(of: root)
+    }
+
+    /// Writes the tree the documents make, and reports references a merge left pointing at nobody.
+    static func write(_ documents: [DocumentKey: String], to path: String) throws {
+        let text = JSONWriter.string(from: try TreeMirror.tree(from: documents))
+        let document = try TreeDocument(json: Array(text.utf8), file: path)
+        let members = Set(document.members.map(\.id))
+        for connection in document.crossBloodlineConnections where !members.contains(connection.fromChild) || !members.contains(connection.toNewParent) {
+            Console.error("familytree: sync: cross-bloodline connection \(connection.id) points at a member that is no longer in the tree")
+        }
+        for union in document.unions {
+            let missing = (union.partners + union.children.map(\.member)).filter { !members.contains($0) }
+            if !missing.isEmpty { Console.error("familytree: sync: union \(union.id) names members no longer in the tree: \(missing.joined(separator: ", "))") }
+        }
+        try TreeFiles.write(text, to: path)
+    }
+}
+
+struct SyncPushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "push", abstract: "Send the tree's changes to the store.")
+
+    @Argument(help: "The tree.json to push.")
+    var tree: String
+
+    @OptionGroup var options: SyncOptions
+
+    func run() throws {
+        let (session, lock) = try options.openSession()
+        defer { withExtendedLifetime(lock) {} }
+        let local = try SyncTree.documents(of: tree)
+        let report = try session.push(local)
+        if report.documents != local { try SyncTree.write(report.documents, to: tree) }
+        let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
+        Console.error("pushed \(tree) as \(options.user): \(report.applied) written, \(report.unchanged) unchanged, \(report.merged) merged, in \(report.batches) batch\(report.batches == 1 ? "" : "es")\(conflicts)")
+    }
+}
+
+struct SyncPullCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pull", abstract: "Bring the store's changes into a tree file (local edits are merged, never wiped).")
+
+    @OptionGroup var options: SyncOptions
+
+    @Option(name: .shortAndLong, help: "The tree.json to update (created if missing).")
+    var output: String
+
+    func run() throws {
+        let (session, lock) = try options.openSession()
+        defer { withExtendedLifetime(lock) {} }
+        let local = FileManager.default.fileExists(atPath: output) ? try SyncTree.documents(of: output) : nil
+        let report = try session.pull(merging: local)
+        try SyncTree.write(report.documents, to: output)
+        let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
+        Console.error("pulled \(report.pulled) change\(report.pulled == 1 ? "" : "s") for \(options.user) in \(report.pages) page\(report.pages == 1 ? "" : "s") into \(output)\(conflicts)")
+    }
+}
+
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "What a push would send, and the conflicts kept.")
+
+    @Argument(help: "The tree.json to compare with what this device last synced.")
+    var tree: String?
+
+    @OptionGroup var options: SyncOptions
+
+    func run() throws {
+        let (session, lock) = try options.openSession()
+        defer { withExtendedLifetime(lock) {} }
+        var lines = ["store: \(options.storeURL)", "user: \(options.user)", "pulled up to change \(try session.state.checkpoint())"]
+        if let tree {
+            let pending = try session.pendingChanges(try SyncTree.documents(of: tree))
+            lines.append("to push: \(pending.changed) changed, \(pending.deleted) deleted")
+        }
+        let open = try session.state.conflicts().filter { !$0.isRestored }.count
+        lines.append("conflicts: \(open)")
+        Console.output(lines.joined(separator: "\n") + "\n")
+    }
+}
+
+struct SyncConflictsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "conflicts", abstract: "List the values merges set aside, and restore one.")
+
+    @OptionGroup var options: SyncOptions
+
+    @Option(help: "Put the local value of this conflict back into --tree (push it afterwards).")
+    var restore: Int64?
+
+    @Option(help: "The tree.json to restore into.")
+    var tree: String?
+
+    func run() throws {
+        let (session, lock) = try options.openSession()
+        defer { withExtendedLifetime(lock) {} }
+        let conflicts = try session.state.conflicts()
+        guard let restore else {
+            for stored in conflicts {
+                let conflict = stored.conflict
+                let field = conflict.field.map { ".\($0)" } ?? ""
+                Console.output("#\(stored.id) \(conflict.key)\(field): kept \(conflict.storeValue ?? "(none)"), yours was \(conflict.localValue ?? "(none)")\(stored.isRestored ? " [restored]" : "")\n")
+            }
+            if conflicts.isEmpty { Console.output("no conflicts\n") }
+            return
+        }
+        guard let tree else { throw ValidationError("--restore needs --tree, the file to put the value back into") }
+        guard let stored = conflicts.first(where: { $0.id == restore }) else { throw CLIError.fileAccess(path: "conflict #\(restore)", reason: "no such conflict") }
+        var documents = try SyncTree.documents(of: tree)
+        let conflict = stored.conflict
+        if let field = conflict.field {
+            guard let body = documents[conflict.key], case .object(var fields) = try JSONParser.parse(body).root else {
+                throw CLIError.fileAccess(path: tree, reason: "\(conflict.key) is not in the tree")
+            }
+            fields[field] = try conflict.localValue.map { try JSONParser.parse($0).root }
+            documents[conflict.key] = JSONWriter.compactString(from: .object(fields))
+        } else {
+            documents[conflict.key] = conflict.localValue
+        }
+        try SyncTree.write(documents, to: tree)
+        try session.state.markRestored(restore)
+        Console.error("restored #\(restore) into \(tree); push to send it")
+    }
+}

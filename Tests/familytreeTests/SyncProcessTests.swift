@@ -1,0 +1,102 @@
+import FamilyTree
+import FamilyTreeSync
+import Foundation
+import Testing
+import TestSupport
+
+/// `familytree sync` as a real process: killed mid-push, run twice at once, pulled on another device.
+@Suite(.serialized) struct SyncProcessTests {
+    let scratch: Scratch
+    let home: String
+
+    init() throws {
+        scratch = try Scratch()
+        home = scratch.path("home").path
+    }
+
+    /// Runs the binary with `FAMILYTREE_HOME` set, so the device's sync state lives in the scratch directory.
+    func sync(_ arguments: [String], home: String? = nil) throws -> ChildProcess.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary.path), "build the CLI first: swift build")
+        return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(home ?? self.home)", ProcessTests.binary.path, "sync"] + arguments)
+    }
+
+    func startPush(tree: String, store: String) throws -> Process {
+        let process = Process()
+        process.executableURL = ProcessTests.binary
+        process.arguments = ["sync", "push", tree, "--user", "alice", "--store", store]
+        process.environment = ["FAMILYTREE_HOME": home]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test func aPushKilledMidwayResumesToExactlyTheLocalDocuments() throws {
+        let tree = scratch.path("big.json").path
+        #expect(scratch.run("generate", "--members", "100000", "--seed", "5", "-o", tree) == 0)
+        let storePath = scratch.path("store.sqlite").path
+        let store = "sqlite:\(storePath)"
+        let local = try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: tree)))).root)
+        #expect(local.count > 100_000)
+
+        let push = try startPush(tree: tree, store: store)
+        // Wait until some batches are in the store, then kill -9 in the middle of the push.
+        let reader = try SQLiteDocumentStore(path: storePath)
+        let deadline = Date().addingTimeInterval(60)
+        while push.isRunning, Date() < deadline, try reader.pull(user: "alice", after: 2_000, limit: 1).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        // Meanwhile a second sync of the same user on this device is refused by the lock.
+        let second = try sync(["push", tree, "--user", "alice", "--store", store])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another sync of this user is running"))
+        try #require(push.isRunning, "the push finished before it could be killed")
+        kill(push.processIdentifier, SIGKILL)
+        push.waitUntilExit()
+        #expect(push.terminationReason == .uncaughtSignal)
+        let partial = try reader.pull(user: "alice", after: 0, limit: 1_000_000).count
+        #expect(partial > 0 && partial < local.count, "killed midway: \(partial) of \(local.count)")
+
+        let resumed = try sync(["push", tree, "--user", "alice", "--store", store])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let stored = try reader.pull(user: "alice", after: 0, limit: 1_000_000)
+        #expect(stored.count == local.count)
+        #expect(Set(stored.map(\.key)).count == stored.count, "no duplicates")
+        #expect(stored.allSatisfy { local[$0.key] == $0.body && $0.version == 1 && !$0.isDeleted }, "every body equal to the local one, written once")
+
+        // Another device pulls the tree back, equal document for document.
+        let pulled = scratch.path("pulled.json").path
+        let pull = try sync(["pull", "--user", "alice", "--store", store, "-o", pulled], home: scratch.path("other-device").path)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: pulled)))).root) == local)
+    }
+
+    @Test func statusConflictsAndRestore() throws {
+        let store = "sqlite:\(scratch.path("store.sqlite").path)"
+        let tree = scratch.path("tree.json").path
+        #expect(try sync(["push", tree, "--user", "alice", "--store", store]).status == 0)
+        // A second device edits Karl's nickname and pushes first.
+        let other = scratch.path("other").path
+        let otherTree = scratch.path("other.json").path
+        #expect(try sync(["pull", "--user", "alice", "--store", store, "-o", otherTree], home: other).status == 0)
+        try scratch.write("other.json", try scratch.read("other.json").replacingOccurrences(of: "\"firstName\": \"Karl\"", with: "\"firstName\": \"Karl\", \"nickname\": \"Grandpa\""))
+        #expect(try sync(["push", otherTree, "--user", "alice", "--store", store], home: other).status == 0)
+        // This device edited the same field: its push merges, the store's value wins, ours is kept.
+        try scratch.write("tree.json", try scratch.read("tree.json").replacingOccurrences(of: "\"firstName\": \"Karl\"", with: "\"firstName\": \"Karl\", \"nickname\": \"Papa\""))
+        let status = try sync(["status", tree, "--user", "alice", "--store", store])
+        #expect(status.stdout.contains("to push: 1 changed, 0 deleted"))
+        let push = try sync(["push", tree, "--user", "alice", "--store", store])
+        #expect(push.stderr.contains("1 conflict kept"))
+        #expect(try scratch.read("tree.json").contains("\"nickname\": \"Grandpa\""))
+        let conflicts = try sync(["conflicts", "--user", "alice", "--store", store])
+        #expect(conflicts.stdout.contains("#1 familyTree/karl.nickname: kept \"Grandpa\", yours was \"Papa\""))
+        #expect(try sync(["conflicts", "--user", "alice", "--store", store, "--restore", "1", "--tree", tree]).status == 0)
+        #expect(try scratch.read("tree.json").contains("\"nickname\": \"Papa\""))
+        #expect(try sync(["push", tree, "--user", "alice", "--store", store]).status == 0)
+        #expect(try sync(["pull", "--user", "alice", "--store", store, "-o", otherTree], home: other).status == 0)
+        #expect(try scratch.read("other.json").contains("\"nickname\": \"Papa\""))
+        // No user: an error, never an empty result.
+        let missing = try sync(["pull", "--store", store, "-o", scratch.path("none.json").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no user id"))
+    }
+}

@@ -17,6 +17,8 @@ let package = Package(
     traits: [
         // Graphviz's cgraph as a second layout engine and renderer (needs libgraphviz-dev).
         .trait(name: "Graphviz"),
+        // The PostgreSQL document store (postgres-nio, which brings SwiftNIO and BoringSSL: minutes to build).
+        .trait(name: "PostgreSQL"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -25,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         // The embedded document store and each device's sync state (SQLite, WAL mode).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         .target(name: "FamilyTree"),
@@ -33,6 +37,15 @@ let package = Package(
         .target(name: "FamilyTreeGEDCOM", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeContacts", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeSync", dependencies: ["FamilyTree", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Its sources are wrapped in `#if PostgreSQL`, like FamilyTreeGraphviz's.
+        .target(
+            name: "FamilyTreePostgres",
+            dependencies: [
+                "FamilyTree", "FamilyTreeSync",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Its sources are wrapped in `#if Graphviz`: a trait on the dependency edge alone still builds it.
@@ -48,6 +61,7 @@ let package = Package(
             dependencies: [
                 "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts", "FamilyTreeSync",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
+                .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -69,8 +83,11 @@ let package = Package(
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FamilyTreeSyncTests", dependencies: ["FamilyTree", "FamilyTreeSync", "TestSupport"]),
-        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "TestSupport"]),
+        .testTarget(name: "FamilyTreeSyncTests", dependencies: [
+            "FamilyTree", "FamilyTreeSync", "TestSupport",
+            .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
+        ]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,9 @@ import ArgumentParser
 import FamilyTree
 import FamilyTreeSync
 import Foundation
+#if PostgreSQL
+import FamilyTreePostgres
+#endif
 
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +13,9 @@ struct SyncCommand: ParsableCommand {
         discussion: """
         Documents: users/UID/familyTree/MEMBER, users/UID/unions/UNION and
         users/UID/crossBloodlineConnections/ID, each the record's JSON with sorted keys.
-        The store is sqlite:PATH (the default, ~/.familytree/store.sqlite). What this device last saw
+        The store is sqlite:PATH (the default, ~/.familytree/store.sqlite) or, in a build with the
+        PostgreSQL trait, postgres://UID:PASSWORD@HOST:PORT/DB, connecting as the user's own role
+        (create it with `familytree sync admin create-user`). What this device last saw
         of each document, the pull checkpoint and the conflicts live in ~/.familytree/sync
         (FAMILYTREE_HOME moves ~/.familytree).
 
@@ -21,7 +26,7 @@ struct SyncCommand: ParsableCommand {
           familytree sync conflicts --user alice
           familytree sync conflicts --user alice --restore 3 --tree tree.json
         """,
-        subcommands: [SyncPushCommand.self, SyncPullCommand.self, SyncStatusCommand.self, SyncConflictsCommand.self]
+        subcommands: [SyncPushCommand.self, SyncPullCommand.self, SyncStatusCommand.self, SyncConflictsCommand.self, SyncAdminCommand.self]
     )
 }
 
@@ -30,7 +35,7 @@ struct SyncOptions: ParsableArguments {
     @Option(help: "The user whose documents these are.")
     var user: String = ""
 
-    @Option(help: "The document store: sqlite:PATH.")
+    @Option(help: "The document store: sqlite:PATH or postgres://UID:PASSWORD@HOST:PORT/DB.")
     var store: String?
 
     static var home: URL {
@@ -47,6 +52,13 @@ struct SyncOptions: ParsableArguments {
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             return try SQLiteDocumentStore(path: path)
         }
+        #if PostgreSQL
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") { return try PostgresDocumentStore(url: url) }
+        #else
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            throw SyncError.unsupportedStore("\(url.prefix { $0 != "@" })...: this build has no PostgreSQL store; build with --traits PostgreSQL")
+        }
+        #endif
         throw SyncError.unsupportedStore(url)
     }
 
@@ -207,5 +219,45 @@ struct SyncConflictsCommand: ParsableCommand {
         try SyncTree.write(documents, to: tree)
         try session.state.markRestored(restore)
         Console.error("restored #\(restore) into \(tree); push to send it")
+    }
+}
+
+struct SyncAdminCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Set up the PostgreSQL store (an administrator's task).",
+        subcommands: [SyncCreateUserCommand.self]
+    )
+}
+
+struct SyncCreateUserCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-user",
+        abstract: "Create the store's tables and policies if needed, and a login role for one user.",
+        discussion: """
+        The role is a member of familytree_app: it reads and writes its own documents (row-level
+        security on owner_uid = current_user) and no one else's, and cannot delete rows.
+
+        Example:
+          familytree sync admin create-user alice --password s3cret --store postgres://admin:pw@127.0.0.1:5432/familytree
+        """
+    )
+
+    @Argument(help: "The user id, which becomes the database role's name.")
+    var uid: String
+
+    @Option(help: "The new role's password.")
+    var password: String
+
+    @Option(help: "The administrator's URL: postgres://ADMIN:PASSWORD@HOST:PORT/DB.")
+    var store: String
+
+    func run() throws {
+        #if PostgreSQL
+        try PostgresAdmin.createUser(uid, password: password, adminURL: store)
+        Console.error("created role \(uid); it connects with postgres://\(uid):PASSWORD@\(store.split(separator: "@").last ?? "")")
+        #else
+        throw SyncError.unsupportedStore("this build has no PostgreSQL store; build with --traits PostgreSQL")
+        #endif
     }
 }

@@ -8,8 +8,8 @@ struct Device {
     var session: SyncSession
     var documents: [DocumentKey: String] = [:]
 
-    init(store: any DocumentStore, user: String = "alice") throws {
-        session = try SyncSession(store: store, state: try LocalSyncState(path: Scratch.temporaryPath("state.sqlite")), user: user)
+    init(_ fixture: StoreFixture, user: String = "alice", store: (any DocumentStore)? = nil) throws {
+        session = try SyncSession(store: try store ?? fixture.store(user), state: try LocalSyncState(path: Scratch.temporaryPath("state.sqlite")), user: fixture.uid(user))
     }
 
     mutating func push() throws -> SyncSession.PushReport {
@@ -38,21 +38,22 @@ struct Device {
 
 @Suite struct SyncSessionTests {
     /// Two devices of one user that both start from the same synced tree.
-    func twoDevices(_ kind: StoreKind) throws -> (Device, Device) {
-        let store = try kind.make()
-        var first = try Device(store: store)
+    func twoDevices(_ kind: StoreKind) throws -> (Device, Device, StoreFixture) {
+        let fixture = StoreFixture(kind)
+        var first = try Device(fixture)
         for (key, body) in [member("ada"), member("byron"), member("clara")] { first.documents[key] = body }
         _ = try first.push()
-        var second = try Device(store: store)
+        // The second device has its own connection (for PostgreSQL) and its own sync state.
+        var second = try Device(fixture, store: try fixture.store("alice", fresh: true))
         _ = try second.pull()
         #expect(second.documents == first.documents)
-        return (first, second)
+        return (first, second, fixture)
     }
 
     @Test(arguments: StoreKind.allCases)
     func sameFieldEditedOnTwoDevicesInBothOrders(kind: StoreKind) throws {
         for firstWins in [true, false] {
-            var (a, b) = try twoDevices(kind)
+            var (a, b, _) = try twoDevices(kind)
             a.edit("ada", "nickname", "Countess")
             a.edit("ada", "lastName", "Lovelace")
             b.edit("ada", "nickname", "Enchantress")
@@ -81,7 +82,7 @@ struct Device {
     @Test(arguments: StoreKind.allCases)
     func anEditBeatsADeleteInBothOrders(kind: StoreKind) throws {
         for deleteFirst in [true, false] {
-            var (a, b) = try twoDevices(kind)
+            var (a, b, _) = try twoDevices(kind)
             a.documents[DocumentKey(.familyTree, "byron")] = nil
             b.edit("byron", "nickname", "Mad, bad")
             if deleteFirst {
@@ -100,7 +101,7 @@ struct Device {
 
     @Test(arguments: StoreKind.allCases)
     func aStaleDeviceNeverResurrectsADeletedMember(kind: StoreKind) throws {
-        var (a, b) = try twoDevices(kind)
+        var (a, b, fixture) = try twoDevices(kind)
         a.documents[DocumentKey(.familyTree, "clara")] = nil
         _ = try a.push()
         // b still holds clara, unedited, from before the delete: its push sends nothing for her.
@@ -108,51 +109,54 @@ struct Device {
         _ = try b.pull()
         #expect(b.documents[DocumentKey(.familyTree, "clara")] == nil)
         // A device that never synced pushes an old copy of the whole tree: clara stays deleted.
-        var fresh = try Device(store: b.session.store)
+        var fresh = try Device(fixture)
         fresh.documents = Dictionary(uniqueKeysWithValues: [member("ada"), member("byron"), member("clara")])
         _ = try fresh.push()
         _ = try fresh.pull()
         #expect(fresh.documents[DocumentKey(.familyTree, "clara")] == nil)
-        var check = try Device(store: b.session.store)
+        var check = try Device(fixture)
         _ = try check.pull()
         #expect(check.documents.keys.map(\.id).sorted() == ["ada", "byron"])
     }
 
     @Test(arguments: StoreKind.allCases)
     func aLostAcknowledgementMakesTheResentBatchUnchanged(kind: StoreKind) throws {
-        let store = try kind.make()
-        var device = try Device(store: store)
+        let fixture = StoreFixture(kind)
+        let store = try fixture.store("alice")
+        let alice = fixture.uid("alice")
+        var device = try Device(fixture)
         for index in 0..<1_200 { let (key, body) = member("m\(index)"); device.documents[key] = body }
         // The store applies the batches, but the device never hears back.
         let writes = device.documents.keys.sorted().map { DocumentWrite(key: $0, body: device.documents[$0]!, baseVersion: 0) }
-        for batch in SyncSession.batches(writes) { _ = try store.push(user: "alice", batch) }
+        for batch in SyncSession.batches(writes) { _ = try store.push(user: alice, batch) }
         let report = try device.push()
         #expect(report.unchanged == 1_200)
         #expect(report.applied == 0)
         #expect(report.batches == 3)
-        #expect(try store.pull(user: "alice", after: 0, limit: 5_000).count == 1_200)
+        #expect(try store.pull(user: alice, after: 0, limit: 5_000).count == 1_200)
     }
 
     @Test(arguments: StoreKind.allCases)
     func aPullKilledAfterSomePagesResumesToTheSameState(kind: StoreKind) throws {
-        let store = try kind.make()
-        var writer = try Device(store: store)
+        let fixture = StoreFixture(kind)
+        let store = try fixture.store("alice")
+        var writer = try Device(fixture)
         for index in 0..<450 { let (key, body) = member("m\(index)"); writer.documents[key] = body }
         _ = try writer.push()
         writer.edit("m7", "nickname", "edited")
         writer.documents[DocumentKey(.familyTree, "m8")] = nil
         _ = try writer.push()
 
-        var whole = try Device(store: store)
+        var whole = try Device(fixture)
         whole.session.pageSize = 100
         let wholeReport = try whole.session.pull(merging: nil)
 
-        var interrupted = try Device(store: FailingStore(base: store, pagesBeforeFailure: 2))
+        var interrupted = try Device(fixture, store: FailingStore(base: store, pagesBeforeFailure: 2))
         interrupted.session.pageSize = 100
         #expect(throws: SyncError.self) { _ = try interrupted.pull() }
         #expect(try interrupted.session.state.checkpoint() == 200, "two pages recorded, with their checkpoint")
         // The interrupted pull wrote no tree, so the resumed one has none to merge.
-        var resumed = try SyncSession(store: store, state: interrupted.session.state, user: "alice")
+        var resumed = try SyncSession(store: store, state: interrupted.session.state, user: fixture.uid("alice"))
         resumed.pageSize = 100
         let report = try resumed.pull(merging: nil)
         #expect(report.pulled == wholeReport.pulled - 200)

@@ -100,3 +100,57 @@ import TestSupport
         #expect(missing.stderr.contains("no user id"))
     }
 }
+
+#if PostgreSQL
+import FamilyTreePostgres
+
+/// The PostgreSQL store through the CLI, with the server stopped abruptly mid-push.
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_PG_CTL"] != nil, "FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)"))
+struct PostgresSyncProcessTests {
+    @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let admin = try #require(environment["FAMILYTREE_PG_URL"])
+        let control = try #require(environment["FAMILYTREE_PG_CTL"])
+        let scratch = try Scratch()
+        let home = scratch.path("home").path
+        let uid = "crash" + String(UInt32.random(in: .min ... .max), radix: 36)
+        let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+        let store = "postgres://\(uid):pw-\(uid)@\(host)"
+        // The administrator's command creates the user's role.
+        #expect(scratch.run("sync", "admin", "create-user", uid, "--password", "pw-\(uid)", "--store", admin) == 0)
+
+        let tree = scratch.path("big.json").path
+        #expect(scratch.run("generate", "--members", "100000", "--seed", "9", "-o", tree) == 0)
+        let local = try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: tree)))).root)
+
+        let push = Process()
+        push.executableURL = ProcessTests.binary
+        push.arguments = ["sync", "push", tree, "--user", uid, "--store", store]
+        push.environment = ["FAMILYTREE_HOME": home]
+        let errors = Pipe()
+        push.standardError = errors
+        try push.run()
+        let reader = try PostgresDocumentStore(url: store)
+        let deadline = Date().addingTimeInterval(120)
+        while push.isRunning, Date() < deadline, try reader.pull(user: uid, after: 2_000, limit: 1).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try #require(push.isRunning, "the push finished before the server could be stopped")
+        // The server dies mid-push.
+        #expect(try ChildProcess.run("sh", ["-c", "\(control) stop -m immediate"]).status == 0)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        push.waitUntilExit()
+        #expect(push.terminationStatus == 1, "the push fails cleanly: \(message)")
+        // The server started here must not hold this test's output pipes open.
+        #expect(try ChildProcess.run("sh", ["-c", "\(control) start >/dev/null 2>&1 </dev/null"]).status == 0)
+
+        let resumed = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(home)", ProcessTests.binary.path, "sync", "push", tree, "--user", uid, "--store", store])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let check = try PostgresDocumentStore(url: store)
+        let stored = try check.pull(user: uid, after: 0, limit: 1_000_000)
+        #expect(stored.count == local.count)
+        #expect(Set(stored.map(\.key)).count == stored.count, "no duplicates")
+        #expect(stored.allSatisfy { local[$0.key] == $0.body && $0.version == 1 }, "every body equal to the local one, written once")
+    }
+}
+#endif

@@ -1,0 +1,196 @@
+#if PostgreSQL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FamilyTree
+import FamilyTreeSync
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// The document store in PostgreSQL: JSONB bodies, each user a database login role that sees and
+/// writes only its own rows.
+///
+/// Isolation is the database's, not ours: row-level security, forced for the table owner too,
+/// with policies on `owner_uid = current_user`, so a user holding their own credentials still
+/// reaches no other user's rows. The application role has no DELETE grant: deletes are tombstones.
+public final class PostgresDocumentStore: DocumentStore {
+    private let connection: PostgresConnection
+    private let logger = Logger(label: "familytree.postgres")
+    /// The login role this store is connected as: the only user whose documents it can reach.
+    public let role: String
+
+    /// Connects with the credentials in `url` (`postgres://user:password@host:port/database`;
+    /// the password may also come from `PGPASSWORD`).
+    public init(url: String) throws(SyncError) {
+        let address = try PostgresURL(url, environment: getenv("PGPASSWORD").map { String(cString: $0) })
+        let configuration = PostgresConnection.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: .disable
+        )
+        do {
+            connection = try PostgresConnection.connect(on: Self.eventLoops.next(), configuration: configuration, id: 1, logger: logger).wait()
+            role = try connection.run("SELECT current_user::text", logger: logger).rows.first?.decode(String.self) ?? ""
+        } catch {
+            throw .store("cannot connect to \(address.redacted): \(Self.message(error))")
+        }
+    }
+
+    /// The event loops connections run on; callers block on futures from their own threads, never on these.
+    static let eventLoops = MultiThreadedEventLoopGroup.singleton
+
+    deinit {
+        if !connection.isClosed { try? connection.close().wait() }
+    }
+
+    public func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome] {
+        try checkUser(user)
+        try Self.validate(writes)
+        do {
+            _ = try connection.run("BEGIN", logger: logger)
+            do {
+                let outcomes = try Self.apply(writes, user: user, connection: connection, logger: logger)
+                _ = try connection.run("COMMIT", logger: logger)
+                return outcomes
+            } catch {
+                _ = try? connection.run("ROLLBACK", logger: logger)
+                throw error
+            }
+        } catch {
+            throw Self.syncError(error)
+        }
+    }
+
+    private static func apply(_ writes: [DocumentWrite], user: String, connection: PostgresConnection, logger: Logger) throws -> [WriteOutcome] {
+        // The owner's counter row, locked first: batches of one user commit one after another, so
+        // each compare-and-set sees the rows as they are and sequence numbers follow commit order.
+        _ = try connection.run("INSERT INTO familytree_owners (owner_uid, last_seq) VALUES (\(user), 0) ON CONFLICT DO NOTHING", logger: logger)
+        let locked = try connection.run("SELECT last_seq FROM familytree_owners WHERE owner_uid = \(user) FOR UPDATE", logger: logger)
+        let lastSequence = try locked.rows.first?.decode(Int64.self) ?? 0
+        // The batch's documents by primary key: one `= ANY` probe per collection.
+        var current: [DocumentKey: StoredDocument] = [:]
+        for collection in SyncCollection.allCases {
+            let ids = writes.filter { $0.key.collection == collection }.map(\.key.id)
+            guard !ids.isEmpty else { continue }
+            let result = try connection.run("""
+                SELECT doc_id, body::text, version, deleted, seq FROM familytree_documents
+                WHERE owner_uid = \(user) AND collection = \(collection.rawValue) AND doc_id = ANY(\(ids))
+                """, logger: logger)
+            for row in result.rows {
+                let (id, body, version, deleted, sequence) = try row.decode((String, String, Int64, Bool, Int64).self)
+                let key = DocumentKey(collection, id)
+                current[key] = StoredDocument(key: key, body: canonical(body), version: version, isDeleted: deleted, sequence: sequence)
+            }
+        }
+        var outcomes: [WriteOutcome?] = Array(repeating: nil, count: writes.count)
+        var applied: [Int] = []
+        for (index, write) in writes.enumerated() {
+            if let stored = current[write.key] {
+                if stored.body == canonical(write.body), stored.isDeleted == write.isDeleted {
+                    outcomes[index] = .unchanged(version: stored.version)
+                    continue
+                }
+                if stored.version != write.baseVersion {
+                    outcomes[index] = .conflict(current: stored)
+                    continue
+                }
+            }
+            applied.append(index)
+        }
+        if !applied.isEmpty {
+            _ = try connection.run("UPDATE familytree_owners SET last_seq = last_seq + \(Int64(applied.count)) WHERE owner_uid = \(user)", logger: logger)
+            let collections = applied.map { writes[$0].key.collection.rawValue }
+            let ids = applied.map { writes[$0].key.id }
+            let bodies = applied.map { writes[$0].body }
+            let deleted = applied.map { writes[$0].isDeleted }
+            let sequences = applied.indices.map { lastSequence + Int64($0) + 1 }
+            let result = try connection.run("""
+                INSERT INTO familytree_documents AS d (owner_uid, collection, doc_id, body, version, deleted, seq)
+                SELECT \(user), c, i, b::jsonb, 1, x, s FROM unnest(\(collections)::text[], \(ids)::text[], \(bodies)::text[], \(deleted)::bool[], \(sequences)::int8[]) AS t(c, i, b, x, s)
+                ON CONFLICT (owner_uid, collection, doc_id) DO UPDATE
+                SET body = excluded.body, version = d.version + 1, deleted = excluded.deleted, seq = excluded.seq
+                RETURNING collection, doc_id, version, seq
+                """, logger: logger)
+            var versions: [DocumentKey: (Int64, Int64)] = [:]
+            for row in result.rows {
+                let (collection, id, version, sequence) = try row.decode((String, String, Int64, Int64).self)
+                if let collection = SyncCollection(rawValue: collection) { versions[DocumentKey(collection, id)] = (version, sequence) }
+            }
+            for index in applied {
+                let (version, sequence) = versions[writes[index].key] ?? (0, 0)
+                outcomes[index] = .applied(version: version, sequence: sequence)
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    public func pull(user: String, after sequence: Int64, limit: Int) throws(SyncError) -> [StoredDocument] {
+        try checkUser(user)
+        do {
+            let result = try connection.run("""
+                SELECT collection, doc_id, body::text, version, deleted, seq FROM familytree_documents
+                WHERE owner_uid = \(user) AND seq > \(sequence) ORDER BY seq LIMIT \(Int64(limit))
+                """, logger: logger)
+            var page: [StoredDocument] = []
+            for row in result.rows {
+                let (collection, id, body, version, deleted, sequence) = try row.decode((String, String, String, Int64, Bool, Int64).self)
+                guard let collection = SyncCollection(rawValue: collection) else { continue }
+                page.append(StoredDocument(key: DocumentKey(collection, id), body: Self.canonical(body), version: version, isDeleted: deleted, sequence: sequence))
+            }
+            return page
+        } catch {
+            throw Self.syncError(error)
+        }
+    }
+
+    /// A user id is required, and it must be the role this store is connected as.
+    private func checkUser(_ user: String) throws(SyncError) {
+        guard !user.isEmpty else { throw .missingUser }
+        guard user == role else { throw .accessDenied("connected as \"\(role)\", which may not reach the documents of \"\(user)\"") }
+    }
+
+    /// JSONB prints its own key order and spacing: bodies come back in our canonical form.
+    static func canonical(_ body: String) -> String {
+        guard let parsed = try? JSONParser.parse(body) else { return body }
+        return JSONWriter.compactString(from: parsed.root)
+    }
+
+    static func message(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    static func syncError(_ error: any Error) -> SyncError {
+        if let error = error as? SyncError { return error }
+        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState], state == "42501" {
+            return .accessDenied(message(error))
+        }
+        return .store(message(error))
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a query and blocks the calling thread (never an event loop's) until it answers: an
+    /// error once the connection is closed (a query sent then would never be answered), and an
+    /// error after `timeout` when the server says nothing.
+    func run(_ query: PostgresQuery, logger: Logger, timeout: TimeAmount = .seconds(30)) throws -> PostgresQueryResult {
+        guard !isClosed else { throw SyncError.store("the connection to the server is closed") }
+        let future = self.query(query, logger: logger)
+        let promise = future.eventLoop.makePromise(of: PostgresQueryResult.self)
+        let settled = NIOLockedValueBox(false)
+        func settle(_ result: Result<PostgresQueryResult, any Error>) {
+            guard settled.withLockedValue({ done in defer { done = true }; return !done }) else { return }
+            promise.completeWith(result)
+        }
+        future.whenComplete(settle)
+        let timer = future.eventLoop.scheduleTask(in: timeout) { settle(.failure(SyncError.store("no answer from the server in \(timeout.nanoseconds / 1_000_000_000) s"))) }
+        defer { timer.cancel() }
+        return try promise.futureResult.wait()
+    }
+}
+#endif

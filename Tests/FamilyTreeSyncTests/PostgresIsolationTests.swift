@@ -1,0 +1,68 @@
+#if PostgreSQL
+import FamilyTree
+import FamilyTreePostgres
+import Foundation
+import Testing
+import TestSupport
+@testable import FamilyTreeSync
+
+/// Isolation as the database enforces it, against a user who holds their own credentials and
+/// talks SQL directly (psql), not only through familytree.
+@Suite(.enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+struct PostgresIsolationTests {
+    let fixture = StoreFixture(.postgres)
+
+    /// Runs SQL as `name` with psql, logging in with that user's own password over TCP.
+    func psql(as name: String, _ sql: String) throws -> ChildProcess.Result {
+        let admin = try PostgresTestServer.adminURL()
+        let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+        let uid = fixture.uid(name)
+        return try ChildProcess.run("psql", ["postgres://\(uid):pw-\(uid)@\(host)", "-v", "ON_ERROR_STOP=1", "-Atc", sql])
+    }
+
+    @Test func anotherUsersDocumentsAreInvisibleAndUnwritable() throws {
+        let alice = try fixture.store("alice")
+        let bob = try fixture.store("bob")
+        let (aliceID, bobID) = (fixture.uid("alice"), fixture.uid("bob"))
+        let (key, body) = member("ada")
+        _ = try alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)])
+
+        // Through the store: bob's connection refuses alice's documents outright.
+        #expect(throws: SyncError.self) { try bob.pull(user: aliceID, after: 0, limit: 10) }
+        #expect(throws: SyncError.self) { try bob.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 1)]) }
+        do {
+            _ = try bob.pull(user: aliceID, after: 0, limit: 10)
+        } catch let error {
+            #expect(error.description.contains("access denied"))
+        }
+
+        // In SQL with bob's own credentials: alice's rows are not there, cannot be written, and nobody deletes.
+        #expect(try psql(as: "bob", "SELECT count(*) FROM familytree_documents").stdout == "0\n")
+        let insert = try psql(as: "bob", "INSERT INTO familytree_documents VALUES ('\(aliceID)', 'familyTree', 'x', '{}', 1, false, 99)")
+        #expect(insert.status != 0)
+        #expect(insert.stderr.contains("row-level security"))
+        let update = try psql(as: "bob", "UPDATE familytree_documents SET body = '{}' WHERE owner_uid = '\(aliceID)'")
+        #expect(update.stdout == "UPDATE 0\n", "invisible rows are not updated")
+        let delete = try psql(as: "alice", "DELETE FROM familytree_documents WHERE owner_uid = '\(aliceID)'")
+        #expect(delete.status != 0)
+        #expect(delete.stderr.contains("permission denied"))
+        #expect(try psql(as: "alice", "SELECT count(*) FROM familytree_documents").stdout == "1\n")
+        #expect(try alice.pull(user: aliceID, after: 0, limit: 10).map(\.body) == [body])
+        // Bob's writes are his own.
+        #expect(try bob.push(user: bobID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+    }
+
+    @Test func aMissingUserFailsAndJSONBBodiesComeBackCanonical() throws {
+        let alice = try fixture.store("alice")
+        #expect(throws: SyncError.missingUser) { try alice.pull(user: "", after: 0, limit: 10) }
+        // JSONB reorders keys and spacing; the store hands back our sorted compact body, so an
+        // unchanged re-push is recognised.
+        let key = DocumentKey(.familyTree, "n")
+        let body = #"{"a":[1,2.50,{"b":true,"z":null}],"firstName":"Nöel \"N\"","id":"n"}"#
+        let aliceID = fixture.uid("alice")
+        _ = try alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)])
+        #expect(try alice.pull(user: aliceID, after: 0, limit: 10).map(\.body) == [body])
+        #expect(try alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.unchanged(version: 1)])
+    }
+}
+#endif

@@ -74,6 +74,14 @@ let package = Package(
             ],
             path: "Benchmarks/LayoutBenchmark"
         ),
+        .executableTarget(
+            name: "familytree-sync-benchmark",
+            dependencies: [
+                "FamilyTree", "FamilyTreeSync",
+                .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            path: "Benchmarks/SyncBenchmark"
+        ),
         // Helpers shared by the test targets (running other programs).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree", "TestSupport"], resources: [.copy("Fixtures")]),

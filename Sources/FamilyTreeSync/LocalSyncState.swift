@@ -52,6 +52,20 @@ public final class LocalSyncState: Sendable {
         }
     }
 
+    /// What this device last saw of `keys` (a primary-key probe each); keys it never saw are absent.
+    public func bases(for keys: [DocumentKey]) throws(SyncError) -> [DocumentKey: Base] {
+        try run { db in
+            var result: [DocumentKey: Base] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT body, version, deleted FROM base WHERE collection = ? AND doc_id = ?")
+            for key in keys {
+                if let row = try Row.fetchOne(statement, arguments: [key.collection.rawValue, key.id]) {
+                    result[key] = Base(body: row[0], version: row[1], isDeleted: row[2])
+                }
+            }
+            return result
+        }
+    }
+
     public func checkpoint() throws(SyncError) -> Int64 {
         try run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
     }

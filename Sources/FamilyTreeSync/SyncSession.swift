@@ -6,7 +6,7 @@ public struct SyncSession: Sendable {
     public let state: LocalSyncState
     public let user: String
     /// Documents per pull page.
-    public var pageSize = 1_000
+    public var pageSize = 5_000
     /// Called after each batch or page with the documents done and, for a push, the total.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
@@ -135,32 +135,44 @@ public struct SyncSession: Sendable {
     /// in one local transaction), then merges it with `local`, this device's documents as they are
     /// now (`nil`: take the store's). Local edits not yet pushed are kept; nothing local is wiped first.
     public func pull(merging local: [DocumentKey: String]?) throws(SyncError) -> PullReport {
-        let before = try state.bases()
         var report = PullReport()
+        // What each pulled document was before this pull, and what it is now; only these can change.
+        var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
         while true {
             let page = try store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
+            if local != nil {
+                let prior = try state.bases(for: page.map(\.key).filter { changes[$0] == nil })
+                for document in page {
+                    let after = LocalSyncState.Base(body: document.body, version: document.version, isDeleted: document.isDeleted)
+                    changes[document.key] = (changes[document.key].map(\.before) ?? prior[document.key], after)
+                }
+            }
             try state.recordPage(page)
             report.pulled += page.count
             if !page.isEmpty { report.pages += 1 }
             progress?(report.pulled, nil)
             if page.count < pageSize { break }
         }
-        let after = try state.bases()
-        func live(_ base: LocalSyncState.Base?) -> String? { base.flatMap { $0.isDeleted ? nil : $0.body } }
         guard let local else {
-            report.documents = after.compactMapValues { $0.isDeleted ? nil : $0.body }
+            report.documents = try state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
             return report
         }
-        var merged: [DocumentKey: String] = [:]
-        for key in Set(local.keys).union(before.keys).union(after.keys).sorted() {
-            let (mine, original, theirs) = (local[key], live(before[key]), live(after[key]))
+        // Documents the store did not change stay as they are here, local edits included.
+        func live(_ base: LocalSyncState.Base?) -> String? { base.flatMap { $0.isDeleted ? nil : $0.body } }
+        var merged = local
+        for key in changes.keys.sorted() {
+            let (before, after) = changes[key]!
+            let (mine, original, theirs) = (local[key], live(before), live(after))
             if mine == original {
                 merged[key] = theirs
                 continue
             }
             // A stale copy of a document deleted before this device last synced stays deleted.
-            if let base = before[key], base.isDeleted, mine == base.body, theirs == nil { continue }
-            let result = DocumentMerge.merge(key: key, base: original, local: mine, store: theirs, storeTombstone: after[key].flatMap { $0.isDeleted ? $0.body : nil })
+            if let before, before.isDeleted, mine == before.body, theirs == nil {
+                merged[key] = nil
+                continue
+            }
+            let result = DocumentMerge.merge(key: key, base: original, local: mine, store: theirs, storeTombstone: after.isDeleted ? after.body : nil)
             report.conflicts += result.conflicts
             merged[key] = result.body
         }

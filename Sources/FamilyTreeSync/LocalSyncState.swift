@@ -109,12 +109,14 @@ public final class LocalSyncState: Sendable {
     }
 
     private static func upsert(_ documents: [(DocumentKey, Base)], in db: Database) throws {
+        // One prepared statement for the whole page.
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO base (collection, doc_id, body, version, deleted) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (collection, doc_id) DO UPDATE SET body = excluded.body, version = excluded.version, deleted = excluded.deleted
+            WHERE excluded.version >= base.version
+            """)
         for (key, base) in documents {
-            try db.execute(sql: """
-                INSERT INTO base (collection, doc_id, body, version, deleted) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (collection, doc_id) DO UPDATE SET body = excluded.body, version = excluded.version, deleted = excluded.deleted
-                WHERE excluded.version >= base.version
-                """, arguments: [key.collection.rawValue, key.id, base.body, base.version, base.isDeleted])
+            try statement.execute(arguments: [key.collection.rawValue, key.id, base.body, base.version, base.isDeleted])
         }
     }
 

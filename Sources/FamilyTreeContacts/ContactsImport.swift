@@ -24,7 +24,8 @@ public struct ContactsReportEntry: Sendable, Hashable, CustomStringConvertible {
     public var card: String
     public var message: String
 
-    public var description: String { "line \(line) (\(card)): \(kind.rawValue): \(message)" }
+    /// `line 12 (Jane Doe): unmatched: ...`; entries about the tree rather than a card have no line (0).
+    public var description: String { "\(line > 0 ? "line \(line) " : "")(\(card)): \(kind.rawValue): \(message)" }
 
     /// Counts by kind, in the order of `Kind`: `2 inferred, 1 unmatched`; empty for no entries.
     public static func counts(of entries: [ContactsReportEntry]) -> String {
@@ -335,16 +336,10 @@ struct ContactsTreeBuilder {
         }
     }
 
-    /// 64-bit FNV-1a of the member's tree.json, without the fingerprint itself.
+    /// A stable hash of the member's tree.json, without the fingerprint itself.
     static func fingerprint(of member: Member) -> String {
         var plain = member
         plain.contact?.fingerprint = nil
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in JSONWriter.string(from: plain.jsonValue).utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return StableHash.fnv1a64(JSONWriter.string(from: plain.jsonValue))
     }
 }

@@ -119,15 +119,22 @@ public enum ContactsMerge {
     private static func mergeUnions(_ imported: [Union], idMap: [String: String], into unions: inout [JSONValue]) -> [ContactsReportEntry] {
         var report: [ContactsReportEntry] = []
         func isOwn(_ union: JSONValue) -> Bool { union["id"]?.stringValue?.hasPrefix(ContactsImport.unionPrefix) ?? false }
+        // Looked up once, kept current below: which union has each id, and which union holds each child.
+        var positionOfID: [String: Int] = [:]
+        var holderOfChild: [String: Int] = [:]
+        for (position, union) in unions.enumerated() {
+            if let id = union["id"]?.stringValue, positionOfID[id] == nil { positionOfID[id] = position }
+            for child in union["children"]?.arrayValue ?? [] { if let id = childID(child), holderOfChild[id] == nil { holderOfChild[id] = position } }
+        }
         for original in imported {
             var union = original
             union.partners = union.partners.map { idMap[$0] ?? $0 }
             union.children = union.children.map { ChildLink(idMap[$0.member] ?? $0.member, kind: $0.kind) }
             union.id = ContactsImport.unionPrefix + union.partners.sorted().joined(separator: "+")
-            let target = unions.firstIndex { $0["id"]?.stringValue == union.id }
+            let target = positionOfID[union.id]
             var newChildren: [ChildLink] = []
             for child in union.children {
-                let holder = unions.firstIndex { ($0["children"]?.arrayValue ?? []).contains { childID($0) == child.member } }
+                let holder = holderOfChild[child.member]
                 if let holder, holder == target { continue }
                 if let holder, !isOwn(unions[holder]) {
                     report.append(ContactsReportEntry(
@@ -142,6 +149,8 @@ public enum ContactsMerge {
                 }
                 newChildren.append(child)
             }
+            let position = target ?? unions.count
+            for child in newChildren { holderOfChild[child.member] = position }
             if let position = target, case .object(var fields) = unions[position] {
                 fields["partners"] = .array(union.partners.map(JSONValue.string))
                 fields["children"] = .array((fields["children"]?.arrayValue ?? []) + newChildren.map(\.jsonValue))
@@ -149,6 +158,7 @@ public enum ContactsMerge {
                 unions[position] = .object(fields)
             } else {
                 union.children = newChildren
+                positionOfID[union.id] = unions.count
                 unions.append(union.jsonValue)
             }
         }

@@ -47,7 +47,7 @@ public final class PostgresDocumentStore: DocumentStore {
 
     public func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome] {
         try checkUser(user)
-        try Self.validate(writes)
+        try SyncLimits.check(writes)
         do {
             _ = try connection.run("BEGIN", logger: logger)
             do {

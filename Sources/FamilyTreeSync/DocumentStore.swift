@@ -11,10 +11,10 @@ public protocol DocumentStore: Sendable {
     func pull(user: String, after sequence: Int64, limit: Int) throws(SyncError) -> [StoredDocument]
 }
 
-extension DocumentStore {
-    /// Checks a batch against the limits before anything is sent.
-    public static func validate(_ writes: [DocumentWrite]) throws(SyncError) {
-        for write in writes where write.body.utf8.count > SyncLimits.maximumDocumentBytes {
+extension SyncLimits {
+    /// Refuses a batch with a body over 1 MiB, before anything is sent.
+    public static func check(_ writes: [DocumentWrite]) throws(SyncError) {
+        for write in writes where write.body.utf8.count > maximumDocumentBytes {
             throw .documentTooLarge(write.key, bytes: write.body.utf8.count)
         }
     }

@@ -37,17 +37,26 @@ public final class SQLiteDocumentStore: DocumentStore {
 
     public func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome] {
         guard !user.isEmpty else { throw .missingUser }
-        try Self.validate(writes)
+        try SyncLimits.check(writes)
         do {
             // One transaction; SQLite's single writer serialises batches, so sequence numbers follow commit order.
             return try pool.write { db in
                 try db.execute(sql: "INSERT INTO owners (owner_uid, last_seq) VALUES (?, 0) ON CONFLICT DO NOTHING", arguments: [user])
+                // Prepared once per batch, not per document.
+                let probe = try db.cachedStatement(sql: "SELECT body, version, deleted, seq FROM documents WHERE owner_uid = ? AND collection = ? AND doc_id = ?")
+                let nextSequence = try db.cachedStatement(sql: "UPDATE owners SET last_seq = last_seq + 1 WHERE owner_uid = ? RETURNING last_seq")
+                let upsert = try db.cachedStatement(sql: """
+                    INSERT INTO documents (owner_uid, collection, doc_id, body, version, deleted, seq) VALUES (?, ?, ?, ?, 1, ?, ?)
+                    ON CONFLICT (owner_uid, collection, doc_id) DO UPDATE
+                    SET body = excluded.body, version = documents.version + 1, deleted = excluded.deleted, seq = excluded.seq
+                    RETURNING version
+                    """)
                 var outcomes: [WriteOutcome] = []
                 outcomes.reserveCapacity(writes.count)
                 for write in writes {
                     let arguments: StatementArguments = [user, write.key.collection.rawValue, write.key.id]
                     // A probe of the primary key for each document of the batch.
-                    if let row = try Row.fetchOne(db, sql: "SELECT body, version, deleted, seq FROM documents WHERE owner_uid = ? AND collection = ? AND doc_id = ?", arguments: arguments) {
+                    if let row = try Row.fetchOne(probe, arguments: arguments) {
                         let current = StoredDocument(key: write.key, body: row[0], version: row[1], isDeleted: row[2], sequence: row[3])
                         if current.body == write.body, current.isDeleted == write.isDeleted {
                             outcomes.append(.unchanged(version: current.version))
@@ -58,13 +67,8 @@ public final class SQLiteDocumentStore: DocumentStore {
                             continue
                         }
                     }
-                    let sequence = try Int64.fetchOne(db, sql: "UPDATE owners SET last_seq = last_seq + 1 WHERE owner_uid = ? RETURNING last_seq", arguments: [user])!
-                    let version = try Int64.fetchOne(db, sql: """
-                        INSERT INTO documents (owner_uid, collection, doc_id, body, version, deleted, seq) VALUES (?, ?, ?, ?, 1, ?, ?)
-                        ON CONFLICT (owner_uid, collection, doc_id) DO UPDATE
-                        SET body = excluded.body, version = documents.version + 1, deleted = excluded.deleted, seq = excluded.seq
-                        RETURNING version
-                        """, arguments: [user, write.key.collection.rawValue, write.key.id, write.body, write.isDeleted, sequence])!
+                    let sequence = try Int64.fetchOne(nextSequence, arguments: [user])!
+                    let version = try Int64.fetchOne(upsert, arguments: [user, write.key.collection.rawValue, write.key.id, write.body, write.isDeleted, sequence])!
                     outcomes.append(.applied(version: version, sequence: sequence))
                 }
                 return outcomes

@@ -42,26 +42,9 @@ public struct SyncSession: Sendable {
     public func push(_ local: [DocumentKey: String]) throws(SyncError) -> PushReport {
         var bases = try state.bases()
         var report = PushReport(documents: local)
-        var pending: [DocumentWrite] = []
-        for key in local.keys.sorted() {
-            let body = local[key]!
-            if let base = bases[key] {
-                if base.body == body {
-                    // Unchanged; or a stale copy of a deleted document, which must not come back.
-                    if base.isDeleted { report.documents[key] = nil }
-                    continue
-                }
-                pending.append(DocumentWrite(key: key, body: body, baseVersion: base.version))
-            } else {
-                pending.append(DocumentWrite(key: key, body: body, baseVersion: 0))
-            }
-        }
-        for (key, base) in bases.sorted(by: { $0.key < $1.key }) where !base.isDeleted && local[key] == nil {
-            pending.append(DocumentWrite(key: key, body: base.body, isDeleted: true, baseVersion: base.version))
-        }
-        for write in pending where write.body.utf8.count > SyncLimits.maximumDocumentBytes {
-            throw .documentTooLarge(write.key, bytes: write.body.utf8.count)
-        }
+        var (pending, staleCopies) = Self.writes(for: local, bases: bases)
+        for key in staleCopies { report.documents[key] = nil }
+        try SyncLimits.check(pending)
         let total = pending.count
         var done = 0
         var round = 0
@@ -183,9 +166,32 @@ public struct SyncSession: Sendable {
 
     /// Local changes a push would send: documents added or edited, and documents deleted.
     public func pendingChanges(_ local: [DocumentKey: String]) throws(SyncError) -> (changed: Int, deleted: Int) {
-        let bases = try state.bases()
-        let changed = local.count { key, body in bases[key]?.body != body }
-        let deleted = bases.count { key, base in !base.isDeleted && local[key] == nil }
-        return (changed, deleted)
+        let writes = Self.writes(for: local, bases: try state.bases()).writes
+        let deleted = writes.count(where: \.isDeleted)
+        return (writes.count - deleted, deleted)
+    }
+
+    /// The writes that bring the store to `local`: each document that differs from what this device
+    /// last saw (based on that version), and a tombstone for each one `local` no longer has. Also the
+    /// local copies of documents deleted since, which must not come back.
+    static func writes(for local: [DocumentKey: String], bases: [DocumentKey: LocalSyncState.Base]) -> (writes: [DocumentWrite], staleCopies: [DocumentKey]) {
+        var writes: [DocumentWrite] = []
+        var staleCopies: [DocumentKey] = []
+        for key in local.keys.sorted() {
+            let body = local[key]!
+            guard let base = bases[key] else {
+                writes.append(DocumentWrite(key: key, body: body, baseVersion: 0))
+                continue
+            }
+            if base.body == body {
+                if base.isDeleted { staleCopies.append(key) }
+                continue
+            }
+            writes.append(DocumentWrite(key: key, body: body, baseVersion: base.version))
+        }
+        for (key, base) in bases.sorted(by: { $0.key < $1.key }) where !base.isDeleted && local[key] == nil {
+            writes.append(DocumentWrite(key: key, body: base.body, isDeleted: true, baseVersion: base.version))
+        }
+        return (writes, staleCopies)
     }
 }

@@ -67,10 +67,8 @@ struct SyncOptions: ParsableArguments {
         guard !user.isEmpty else { throw SyncError.missingUser }
         let directory = Self.home.appendingPathComponent("sync")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in storeURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let safeUser = String(user.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-        let base = directory.appendingPathComponent("\(safeUser)-\(String(hash, radix: 16))")
+        let base = directory.appendingPathComponent("\(safeUser)-\(StableHash.fnv1a64(storeURL))")
         let lock = try SyncLock(path: base.path + ".lock")
         let state = try LocalSyncState(path: base.path + ".sqlite")
         var session = try SyncSession(store: try openStore(), state: state, user: user)

@@ -72,6 +72,22 @@ import Testing
         #expect(member("p3", in: back.root)?["contact"]?["phones"]?.arrayValue?.first?["value"] == .string("+46 70 000 00 01"))
     }
 
+    @Test func aChildMovesToTheCoupleALaterExportNames() throws {
+        func cards(_ dadNamesMum: Bool) -> ContactsImport {
+            let dad = "BEGIN:VCARD\nUID:dad\nFN:Dad D\nN:D;Dad;;;\nRELATED;TYPE=child:urn:uuid:kid\n" + (dadNamesMum ? "RELATED;TYPE=spouse:urn:uuid:mum\n" : "") + "END:VCARD\n"
+            let others = "BEGIN:VCARD\nUID:mum\nFN:Mum M\nN:M;Mum;;;\nEND:VCARD\nBEGIN:VCARD\nUID:kid\nFN:Kid D\nN:D;Kid;;;\nEND:VCARD\n"
+            return ContactsImport(bytes: Array((dad + others).utf8))
+        }
+        let first = try ContactsMerge.merge(cards(false), into: empty)
+        #expect(first.root["unions"]?.arrayValue?.map { $0["id"] } == [.string("contacts:dad")])
+        let second = try ContactsMerge.merge(cards(true), into: first.root)
+        // Dad's union of one, now childless, is gone; the kid is under the couple, once.
+        let unions = second.root["unions"]?.arrayValue ?? []
+        #expect(unions.map { $0["id"] } == [.string("contacts:dad+mum")])
+        #expect(unions.first?["children"] == .array([.string("kid")]))
+        #expect(throws: Never.self) { try FamilyGraph(json: Array(JSONWriter.string(from: second.root).utf8)) }
+    }
+
     @Test func aTreeThatIsNoObjectIsRefused() {
         #expect(throws: FamilyTreeError.self) { try merge("reimport-v1.vcf", into: .array([])) }
     }

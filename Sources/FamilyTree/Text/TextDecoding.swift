@@ -41,3 +41,15 @@ public enum TextDecoding {
         0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
     ]
 }
+
+/// A hash of text that is the same on every run and platform (Swift's `Hasher` is seeded per process):
+/// for fingerprints and file names, not for security.
+public enum StableHash {
+    /// 64-bit FNV-1a of the UTF-8 bytes, as 16 hex digits.
+    public static func fnv1a64(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

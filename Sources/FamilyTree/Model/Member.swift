@@ -12,25 +12,56 @@ public struct Member: Sendable, Hashable, Identifiable {
     public var birthday: PartialDate?
     public var deathDate: PartialDate?
     /// A file path or a `data:` URL.
-    public var photo: String?
+    public var photo: String? {
+        get { rarelySet?.values.photo }
+        set { updateRarelySet { $0.photo = newValue } }
+    }
     /// A CSS colour, `#rgb` or `#rrggbb`, or a colour name.
-    public var color: String?
-    public var notes: String?
+    public var color: String? {
+        get { rarelySet?.values.color }
+        set { updateRarelySet { $0.color = newValue } }
+    }
+    public var notes: String? {
+        get { rarelySet?.values.notes }
+        set { updateRarelySet { $0.notes = newValue } }
+    }
     /// Seed app flag: the person starts a bloodline.
     public var isTopOfBloodline: Bool
     /// Seed app flag: the person joined the family by marriage.
     public var isMarriedIntoFamily: Bool
     /// A date to order siblings by when the birthday itself cannot (GEDCOM 7's `SDATE`).
-    public var sortDate: PartialDate?
+    public var sortDate: PartialDate? {
+        get { rarelySet?.values.sortDate }
+        set { updateRarelySet { $0.sortDate = newValue } }
+    }
     /// Birth and death dates as written when they are no date familytree can place ("5 TSH 5300",
     /// "44 B.C."): kept verbatim and shown in the life span.
-    public var birthPhrase: String?
-    public var deathPhrase: String?
+    public var birthPhrase: String? {
+        get { rarelySet?.values.birthPhrase }
+        set { updateRarelySet { $0.birthPhrase = newValue } }
+    }
+    public var deathPhrase: String? {
+        get { rarelySet?.values.deathPhrase }
+        set { updateRarelySet { $0.deathPhrase = newValue } }
+    }
     /// The contact card the member was imported from, with its labelled details.
-    public var contact: ContactDetails?
+    public var contact: ContactDetails? {
+        get { rarelySet?.values.contact }
+        set { updateRarelySet { $0.contact = newValue } }
+    }
     /// Soft-deleted: the member's contact card disappeared. Kept in the file, hidden from charts,
     /// restored when the card comes back (or by deleting the flag).
     public var isRemoved: Bool = false
+
+    /// Fields most members of a large tree lack, kept out of line: a tree of a million members holds
+    /// one pointer per member for them instead of their 200 bytes.
+    private var rarelySet: RarelySet?
+
+    private mutating func updateRarelySet(_ change: (inout RarelySet.Values) -> Void) {
+        var values = rarelySet?.values ?? RarelySet.Values()
+        change(&values)
+        rarelySet = values == RarelySet.Values() ? nil : RarelySet(values)
+    }
 
     /// The date siblings are ordered by: `sortDate` when there is one, else the birthday.
     public var siblingOrderDate: PartialDate? { sortDate ?? birthday }
@@ -48,11 +79,11 @@ public struct Member: Sendable, Hashable, Identifiable {
         self.sex = sex
         self.birthday = birthday
         self.deathDate = deathDate
+        self.isTopOfBloodline = isTopOfBloodline
+        self.isMarriedIntoFamily = isMarriedIntoFamily
         self.photo = photo
         self.color = color
         self.notes = notes
-        self.isTopOfBloodline = isTopOfBloodline
-        self.isMarriedIntoFamily = isMarriedIntoFamily
     }
 
     /// First, middle and last name joined by spaces.
@@ -79,6 +110,28 @@ public struct Member: Sendable, Hashable, Identifiable {
         case (let birth?, let death?): return "\(birth)–\(death)"
         }
     }
+}
+
+/// An immutable box (members stay values: a change makes a new box).
+private final class RarelySet: Sendable, Hashable {
+    struct Values: Sendable, Hashable {
+        var photo: String?
+        var color: String?
+        var notes: String?
+        var sortDate: PartialDate?
+        var birthPhrase: String?
+        var deathPhrase: String?
+        var contact: ContactDetails?
+    }
+
+    let values: Values
+
+    init(_ values: Values) {
+        self.values = values
+    }
+
+    static func == (left: RarelySet, right: RarelySet) -> Bool { left.values == right.values }
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 /// A person's sex as recorded; `nil` on a member means not recorded.

@@ -47,19 +47,25 @@ struct Arrangement {
 
         var roots: Roots
         var host: Host
+        /// Couples whose host family is chosen, not ruled by `host`: the unit of the couple, and the
+        /// partner whose family takes it in.
+        var hostOfUnit: [Int: Int] = [:]
 
         static let arranged = StartingOrder(roots: .arranged, host: .firstReached)
     }
 
-    /// See `StartingOrder.Host`.
+    /// See `StartingOrder.Host` and `StartingOrder.hostOfUnit`.
     let host: StartingOrder.Host
+    let hostOfUnit: [Int: Int]
 
     init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, start: StartingOrder = .arranged) {
         self.graph = graph
         self.compact = compact
         self.layering = layering
         self.host = start.host
-        let memberCount = graph.members.count
+        self.hostOfUnit = start.hostOfUnit
+        // Members include any placeholders of long lines (see `LongEdgeChains`).
+        let memberCount = layering.layerOfMember.count
         let unitCount = (layering.componentOfMember.max() ?? -1) + 1
         // Units are components; their members are ordered along the partnerships.
         var membersOfComponent = Array(repeating: [Int](), count: unitCount)
@@ -70,7 +76,19 @@ struct Arrangement {
         unitOfMember = layering.componentOfMember
         unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
 
-        var precede = Array(repeating: [Int](), count: unitCount)
+        mustPrecede = Arrangement.siblingConstraints(compact: compact, unitOfMember: unitOfMember, unitLayer: unitLayer)
+        rankInLayer = Array(repeating: 0, count: unitCount)
+        layerSizes = Arrangement.layerSizes(layering)
+        layers = Array(repeating: [], count: layering.layerCount)
+        slot = Array(repeating: 0, count: memberCount)
+        layers = initialOrder(start)
+        for layer in layers.indices { enforceConstraints(layer: layer) }
+        updateSlots()
+    }
+
+    /// For each unit, the units of younger siblings in its layer, which must stand to its right.
+    static func siblingConstraints(compact: CompactGraph, unitOfMember: [Int], unitLayer: [Int]) -> CompactGraph.Rows {
+        var precede = Array(repeating: [Int](), count: unitLayer.count)
         for union in 0..<compact.unionCount {
             let range = compact.children.range(union)
             for index in range.dropLast() {
@@ -78,16 +96,13 @@ struct Arrangement {
                 if first != second, unitLayer[first] == unitLayer[second] { precede[first].append(second) }
             }
         }
-        mustPrecede = CompactGraph.Rows(precede)
-        rankInLayer = Array(repeating: 0, count: unitCount)
+        return CompactGraph.Rows(precede)
+    }
+
+    static func layerSizes(_ layering: Layering) -> [Int] {
         var sizes = Array(repeating: 0, count: layering.layerCount)
-        for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
-        layerSizes = sizes
-        layers = Array(repeating: [], count: layering.layerCount)
-        slot = Array(repeating: 0, count: memberCount)
-        layers = initialOrder(start)
-        for layer in layers.indices { enforceConstraints(layer: layer) }
-        updateSlots()
+        for layer in layering.layerOfMember { sizes[layer] += 1 }
+        return sizes
     }
 
     var unitCount: Int { unitStart.count - 1 }

@@ -28,6 +28,11 @@ struct CompactGraph {
         }
 
         @inline(__always) func range(_ row: Int) -> Range<Int> { start[row]..<start[row + 1] }
+
+        /// The same table with empty rows added up to `rows` rows.
+        func padded(to rows: Int) -> Rows {
+            Rows(start: start + Array(repeating: items.count, count: rows + 1 - start.count), items: items)
+        }
     }
 
     /// First and second partner of each union; the second is -1 for a single parent.
@@ -59,6 +64,20 @@ struct CompactGraph {
         }
         crossParents = Rows(parents)
         crossChildren = Rows(kids)
+    }
+
+    init(
+        firstPartner: [Int], secondPartner: [Int], children: Rows, unionsOfMember: Rows, parentUnions: Rows,
+        primaryParentUnion: [Int], crossParents: Rows, crossChildren: Rows
+    ) {
+        self.firstPartner = firstPartner
+        self.secondPartner = secondPartner
+        self.children = children
+        self.unionsOfMember = unionsOfMember
+        self.parentUnions = parentUnions
+        self.primaryParentUnion = primaryParentUnion
+        self.crossParents = crossParents
+        self.crossChildren = crossChildren
     }
 
     var unionCount: Int { firstPartner.count }

@@ -32,7 +32,9 @@ extension Arrangement {
 
     /// Whether the family of `child` may take in the child's unit (see `StartingOrder.Host`).
     func isHost(_ child: Int) -> Bool {
-        let range = unitRange(unitOfMember[child])
+        let unit = unitOfMember[child]
+        if let chosen = hostOfUnit[unit] { return child == chosen }
+        let range = unitRange(unit)
         guard host != .firstReached, range.count > 1 else { return true }
         let withParents = range.lazy.map { self.unitMemberList[$0] }.filter { self.compact.primaryParentUnion[$0] >= 0 }
         return (host == .lastPartner ? withParents.reversed().first : withParents.first) == child

@@ -56,29 +56,60 @@ public struct LayeredLayout: LayoutEngine {
         let layering = Layering(graph: graph)
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
         let sizes = graph.members.map(options.boxSize)
+        let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
+        let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
         func layout(from start: Arrangement.StartingOrder) -> Layout {
-            var arrangement = Arrangement(graph: graph, compact: compact, layering: layering, start: start)
-            arrangement.reduceCrossings(sweeps: options.sweeps)
-            var placement = Placement(arrangement: arrangement, sizes: sizes, options: options)
+            var ordering = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, start: start)
+            ordering.reduceCrossings(sweeps: options.sweeps)
+            // Placeholders take room too (no width, spacing on both sides): long lines get a
+            // corridor, and a child drawn far below its siblings is pulled under its line.
+            var placement = Placement(arrangement: ordering, sizes: orderingSizes, options: options)
             placement.balance(passes: options.balancingPasses)
-            return LayoutGeometry(graph: graph, placement: placement, options: options).build()
+            return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
         var best = layout(from: .arranged)
         // Which founders' tree stands next to which decides much of the crossing count, and no
         // estimate predicts it well. Small trees can afford to try other starts and keep the best.
         guard graph.members.count <= options.startingOrderBudget else { return best }
         var fewest = LayoutMetrics.measure(best, of: graph).crossings
-        let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...12).map { .shuffled($0) }
-        let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
-            + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }
-        for start in starts.dropFirst() where fewest > 0 {
+        var bestStart = Arrangement.StartingOrder.arranged
+        func consider(_ start: Arrangement.StartingOrder) {
+            guard fewest > 0 else { return }
             let candidate = layout(from: start)
             let crossings = LayoutMetrics.measure(candidate, of: graph).crossings
             if crossings < fewest {
                 best = candidate
                 fewest = crossings
+                bestStart = start
+            }
+        }
+        let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...24).map { .shuffled($0) }
+        let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
+            + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }
+        for start in starts.dropFirst() { consider(start) }
+
+        // A couple whose partners both grew up in the tree hangs under one family, and its line to
+        // the other family runs across the chart. Choose each such couple's family in turn, keeping
+        // a choice when it crosses less, within a budget of layouts that stays flat with tree size.
+        var budget = options.startingOrderBudget * 60 / max(graph.members.count, 1)
+        for (unit, candidates) in LayeredLayout.couplesFromTwoFamilies(graph, layering: layering) {
+            for candidate in candidates where budget > 0 && bestStart.hostOfUnit[unit] != candidate {
+                budget -= 1
+                var start = bestStart
+                start.hostOfUnit[unit] = candidate
+                consider(start)
             }
         }
         return best
+    }
+
+    /// Units in which two or more members have parents in the tree, each with those members, in
+    /// member order.
+    static func couplesFromTwoFamilies(_ graph: FamilyGraph, layering: Layering) -> [(unit: Int, members: [Int])] {
+        var withParents: [Int: [Int]] = [:]
+        for member in graph.members.indices where graph.topology.primaryParentUnion[member] >= 0 {
+            withParents[layering.componentOfMember[member], default: []].append(member)
+        }
+        return withParents.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

@@ -14,6 +14,12 @@ struct Layering {
     let componentOfMember: [Int]
     let layerCount: Int
 
+    init(layerOfMember: [Int], componentOfMember: [Int], layerCount: Int) {
+        self.layerOfMember = layerOfMember
+        self.componentOfMember = componentOfMember
+        self.layerCount = layerCount
+    }
+
     init(graph: FamilyGraph) {
         let topology = graph.topology
         let memberCount = graph.members.count
@@ -26,7 +32,8 @@ struct Layering {
         var unfused = Array(repeating: false, count: memberCount)
         while true {
             let components = Layering.components(topology: topology, memberCount: memberCount, unfused: unfused)
-            if let layers = Layering.layers(components: components, parentsOf: parentsOf) {
+            let siblings = Layering.siblingGroups(topology: topology, components: components)
+            if let layers = Layering.layers(components: components, parentsOf: parentsOf, siblings: siblings) {
                 componentOfMember = components.ofMember
                 layerOfMember = (0..<memberCount).map { layers[components.ofMember[$0]] }
                 layerCount = (layerOfMember.max() ?? -1) + 1
@@ -84,7 +91,7 @@ struct Layering {
     }
 
     /// Longest-path layers with founders pulled down; `nil` when the component graph has a cycle.
-    static func layers(components: Components, parentsOf: [[Int]]) -> [Int]? {
+    static func layers(components: Components, parentsOf: [[Int]], siblings: SiblingGroups) -> [Int]? {
         var (children, indegree) = componentEdges(components: components, parentsOf: parentsOf)
         let hasParents = indegree.map { $0 > 0 }
         var order: [Int] = []
@@ -107,8 +114,116 @@ struct Layering {
             let highestChild = children[component].map { layer[$0] }.min()!
             layer[component] = max(layer[component], highestChild - 1)
         }
+        Layering.demote(&layer, children: children, order: order, siblings: siblings)
         children.removeAll()
         return layer
+    }
+
+    /// Moves families down toward their lowest children while that shortens lines overall (the
+    /// promotion heuristic of Nikolov and Tarassov, turned downward): a family moves down one layer
+    /// together with every descendant it would otherwise touch, and the move is kept only when the
+    /// lines it lengthens are fewer than the lines it shortens. This closes the long gaps longest-path
+    /// layering leaves when one child married into a much later generation than their siblings.
+    static func demote(_ layer: inout [Int], children: [[Int]], order: [Int], siblings: SiblingGroups) {
+        var parentCount = Array(repeating: 0, count: layer.count)
+        for list in children { for child in list { parentCount[child] += 1 } }
+        var moved: [Int] = []
+        // Each attempt may move many descendants, so attempts share a budget that keeps the work
+        // linear in the tree's size (royal92 uses about 220 moves per family).
+        var budget = 500 * layer.count + 100_000
+        var movedIn = Array(repeating: -1, count: layer.count)
+        var attempt = 0
+        var groupSeen = Array(repeating: -1, count: siblings.members.start.count - 1)
+        /// How many more families the attempt leaves split across layers than it found (negative
+        /// when it brings more together than it parts).
+        func splitFamiliesAdded() -> Int {
+            var added = 0
+            for component in moved {
+                for entry in siblings.groupsOfComponent.range(component) {
+                    let group = siblings.groupsOfComponent.items[entry]
+                    guard groupSeen[group] != attempt else { continue }
+                    groupSeen[group] = attempt
+                    let range = siblings.members.range(group)
+                    let first = siblings.members.items[range.lowerBound]
+                    let firstBefore = layer[first] - (movedIn[first] == attempt ? 1 : 0)
+                    var splitBefore = false
+                    var splitAfter = false
+                    for sibling in siblings.members.items[range] {
+                        if layer[sibling] - (movedIn[sibling] == attempt ? 1 : 0) != firstBefore { splitBefore = true }
+                        if layer[sibling] != layer[first] { splitAfter = true }
+                    }
+                    added += (splitAfter ? 1 : 0) - (splitBefore ? 1 : 0)
+                }
+            }
+            return added
+        }
+        /// Moves `component` (and descendants in the way) down one layer; returns the change in total span.
+        func push(_ component: Int) -> Int {
+            var change = parentCount[component] - children[component].count
+            for child in children[component] where layer[child] == layer[component] + 1 {
+                change += push(child)
+            }
+            layer[component] += 1
+            moved.append(component)
+            movedIn[component] = attempt
+            budget -= 1
+            return change
+        }
+        var improved = true
+        while improved, budget > 0 {
+            improved = false
+            // Only a family with a child more than one layer down can gain: others would move
+            // everyone below them for nothing.
+            for component in order.reversed() where budget > 0 && children[component].contains(where: { layer[$0] > layer[component] + 1 }) {
+                while budget > 0 {
+                    moved.removeAll(keepingCapacity: true)
+                    attempt += 1
+                    let change = push(component)
+                    let split = splitFamiliesAdded()
+                    if split <= 0, change < 0 {
+                        improved = true
+                    } else {
+                        for undone in moved { layer[undone] -= 1 }
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    /// The children of each union (their components, with at least two) and, for each component,
+    /// the groups it belongs to.
+    struct SiblingGroups {
+        var members: CompactGraph.Rows
+        var groupsOfComponent: CompactGraph.Rows
+    }
+
+    static func siblingGroups(topology: Topology, components: Components) -> SiblingGroups {
+        var groups: [[Int]] = []
+        var count = Array(repeating: 0, count: components.count)
+        for (union, children) in topology.children.enumerated() {
+            var group: [Int] = []
+            for child in children where topology.primaryParentUnion[child] == union {
+                let component = components.ofMember[child]
+                if !group.contains(component) { group.append(component) }
+            }
+            guard group.count > 1 else { continue }
+            for component in group { count[component] += 1 }
+            groups.append(group)
+        }
+        // Counting sort of (component, group) pairs by component.
+        var start = [0]
+        start.reserveCapacity(components.count + 1)
+        for number in count { start.append(start.last! + number) }
+        var next = Array(start.dropLast())
+        var items = Array(repeating: 0, count: start.last!)
+        for (group, list) in groups.enumerated() {
+            for component in list {
+                items[next[component]] = group
+                next[component] += 1
+            }
+        }
+        return SiblingGroups(members: CompactGraph.Rows(groups), groupsOfComponent: CompactGraph.Rows(start: start, items: items))
     }
 
     /// Components on a cycle, or between two: what neither forward nor backward peeling removes.

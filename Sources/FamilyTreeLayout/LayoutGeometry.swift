@@ -5,6 +5,8 @@ struct LayoutGeometry {
     let graph: FamilyGraph
     let placement: Placement
     let options: LayeredLayout.Options
+    /// The placeholders the placement made room for: long lines pass through them.
+    let chains: LongEdgeChains
 
     func build() -> Layout {
         let arrangement = placement.arrangement
@@ -22,7 +24,8 @@ struct LayoutGeometry {
             across += depth + gap
         }
         // Plain arrays, so the helpers below capture values rather than the whole placement.
-        let starts = graph.members.indices.map(placement.start(of:))
+        // Placeholders of long lines count for the extent: lines pass through them.
+        let starts = placement.alongSize.indices.map(placement.start(of:))
         let alongShift = options.margin - (starts.min() ?? 0)
         let alongs = starts.map { $0 + alongShift }
         let alongSize = placement.alongSize
@@ -38,7 +41,7 @@ struct LayoutGeometry {
 
         var boxes: [Layout.MemberBox] = []
         boxes.reserveCapacity(graph.members.count)
-        var farAlong = 0.0
+        var farAlong = (graph.members.count..<starts.count).map { starts[$0] + alongShift }.max() ?? 0
         var farAcross = 0.0
         for member in graph.members.indices {
             let corner = point(along(member), top(member))
@@ -48,9 +51,14 @@ struct LayoutGeometry {
             farAcross = max(farAcross, bottom(member))
         }
 
+        // Sized up front: at a million members, growth by doubling would hold a spare copy of each.
+        let lineCount = topology.children.reduce(0) { $0 + $1.count } + topology.crossLinks.count
         var unionPoints: [Layout.UnionPoint] = []
+        unionPoints.reserveCapacity(topology.partners.count)
         var edges: [Layout.Edge] = []
+        edges.reserveCapacity(lineCount + 2 * topology.partners.count)
         var unionAt: [(along: Double, across: Double)] = []
+        unionAt.reserveCapacity(topology.partners.count)
         for (union, partners) in topology.partners.enumerated() {
             let ordered = partners.count == 2 && along(partners[1]) < along(partners[0]) ? [partners[1], partners[0]] : partners
             let unionAlong = placement.unionAlong(union) + alongShift
@@ -81,7 +89,8 @@ struct LayoutGeometry {
         // Each union's children share one bus; buses whose spans overlap get separate tracks, so
         // one family's line is never drawn on top of another's.
         var buses = BusTracks()
-        var pending: [(kind: Layout.EdgeKind, from: Layout.Endpoint, start: (along: Double, across: Double), startLayer: Int, child: Int, bus: Int)] = []
+        var pending: [(kind: Layout.EdgeKind, from: Layout.Endpoint, start: (along: Double, across: Double), startLayer: Int, child: Int, bus: Int, passages: [Int])] = []
+        pending.reserveCapacity(lineCount)
         for (union, children) in topology.children.enumerated() {
             var busOfLayer: [Int: Int] = [:]
             for child in children {
@@ -95,25 +104,30 @@ struct LayoutGeometry {
                     bus = buses.add(layer: layer, from: unionAt[union].along, to: centre(child))
                     if isPrimary { busOfLayer[layer] = bus }
                 }
-                pending.append((isPrimary ? .child : .otherParent, .union(union), unionAt[union], topology.partners[union].map { layerOf[$0] }.max()!, child, bus))
+                let passages = chains.placeholdersOfLine[LongEdgeChains.UnionChild(union: union, child: child)] ?? []
+                pending.append((isPrimary ? .child : .otherParent, .union(union), unionAt[union], topology.partners[union].map { layerOf[$0] }.max()!, child, bus, passages))
             }
         }
         for link in topology.crossLinks {
             let bus = buses.add(layer: layerOf[link.child], from: centre(link.parent), to: centre(link.child))
-            pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), layerOf[link.parent], link.child, bus))
+            pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), layerOf[link.parent], link.child, bus, []))
         }
         let busOffsets = buses.offsets(spread: gap * 0.45, maximumStep: 8)
         // A line to a child more than one generation down passes each layer between through a gap
         // between boxes, never through a box.
-        let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) } }
+        // Placeholders of long lines (see `LongEdgeChains`) took their room in the placement; they are not drawn.
+        let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
         let rows = LayerRows(layers: memberLayers, along: alongs, size: alongSize)
         for line in pending {
             let busAcross = top(line.child) - gap / 2 + gap * 0.05 + busOffsets[line.bus]
             var points = [point(line.start.along, line.start.across)]
             var along = line.start.along
             if line.startLayer + 1 < layerOf[line.child] {
-                for layer in (line.startLayer + 1)..<layerOf[line.child] {
-                    let passage = rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
+                for (index, layer) in ((line.startLayer + 1)..<layerOf[line.child]).enumerated() {
+                    // Through the line's own placeholder where it has one, else through the nearest gap.
+                    let passage = index < line.passages.count
+                        ? placement.start(of: line.passages[index]) + alongShift
+                        : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
                     let above = layerTop[layer] - gap / 2 + gap * 0.05 + busOffsets[line.bus]
                     points.append(point(along, above))
                     if passage != along { points.append(point(passage, above)) }

@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "familytree-benchmark",
             dependencies: [
-                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender",
+                "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGEDCOM",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
             ],
             path: "Benchmarks/LayoutBenchmark"

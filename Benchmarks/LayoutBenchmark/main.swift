@@ -3,12 +3,14 @@
 //   swift run -c release familytree-benchmark                      # the README's table
 //   swift run -c release --traits Graphviz familytree-benchmark     # with the in-process cgraph column
 //   swift run -c release familytree-benchmark --sizes 1000,5000 --dot-max-members 5000 --quality-seeds 1,2
+//   swift run -c release familytree-benchmark --sizes "" --quality-sizes "" --gedcom my.ged   # real trees only
 //
 // Each size runs in a fresh child process (so its peak memory is its own): it generates the tree
 // (not timed), then times layout + SVG in process. dot gets the same graph as structure DOT, runs
 // as a child process with a time limit, and its -Tplain positions are measured with the same
 // metrics (LayoutMetrics, as ../shared/tools/evaluate.py measures the peers).
 import FamilyTree
+import FamilyTreeGEDCOM
 import FamilyTreeLayout
 import FamilyTreeRender
 import Foundation
@@ -26,6 +28,10 @@ struct Options {
     var measureEngine = "familytree"
     var qualitySizes = [1_000, 5_000]
     var qualitySeeds: [UInt64] = [1, 2, 3, 4, 5]
+    /// Real family trees (GEDCOM) measured against dot too; by default those of ../shared/data found.
+    var gedcomFiles: [String] = ["royal92/royal92.ged", "gedcom-samples/EnglishTudorRoyalFamily.ged", "gedcom-samples/kennedy.ged"]
+        .map { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data/\($0)").standardized.path }
+        .filter { FileManager.default.fileExists(atPath: $0) }
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -40,6 +46,7 @@ struct Options {
             case "--engine": measureEngine = iterator.next() ?? measureEngine
             case "--quality-sizes": qualitySizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--quality-seeds": qualitySeeds = (iterator.next() ?? "").split(separator: ",").compactMap { UInt64($0) }
+            case "--gedcom": gedcomFiles = (iterator.next() ?? "").split(separator: ",").map(String.init)
             default:
                 FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
                 exit(2)
@@ -238,5 +245,44 @@ if let dotPath, !options.qualitySizes.isEmpty, !options.qualitySeeds.isEmpty {
             print("| \(members) | \(seed) | \(ours) | \(dot) | \(String(format: "%.2f", Double(ours) / Double(max(dot, 1)))) |")
         }
         print("| \(members) | all | \(totals.ours) | \(totals.dot) | \(String(format: "%.2f", Double(totals.ours) / Double(max(totals.dot, 1)))) |")
+    }
+}
+
+// Real trees: GEDCOM files imported, laid out by both, measured alike.
+if !options.gedcomFiles.isEmpty {
+    print("")
+    print("Real family trees (GEDCOM), familytree layout + SVG in process, best of \(options.repeats):")
+    print("")
+    print("| tree | people | familytree time | familytree crossings | couples adjacent | birth order | dot time | dot crossings | dot couples adjacent | dot birth order | crossings ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for path in options.gedcomFiles {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard let bytes = FileManager.default.contents(atPath: path),
+              let document = try? GEDCOMImport(bytes: Array(bytes)).document, let graph = try? FamilyGraph(document: document) else {
+            print("| \(name) | unreadable | | | | | | | | | |")
+            continue
+        }
+        let labeler = Labeler()
+        var seconds = Double.infinity
+        var layout: Layout?
+        for _ in 0..<options.repeats {
+            let start = now()
+            let placed = LayeredLayout(labeler: labeler).place(graph)
+            var output = FileOutput(handle: FileHandle(forWritingAtPath: "/dev/null")!)
+            try! SVGRenderer(labeler: labeler).render(placed, of: graph, to: &output)
+            seconds = min(seconds, now() - start)
+            layout = placed
+        }
+        let ours = LayoutMetrics.measure(layout!, of: graph)
+        var row = "| \(name) | \(graph.members.count) | \(formatSeconds(seconds)) | \(ours.crossings) | \(String(format: "%.1f%%", ours.coupleAdjacencyPercent)) | \(String(format: "%.1f%%", ours.birthOrderPercent)) "
+        if let dotPath, let run = runLimited(dotPath, ["-Tplain"], input: DOTWriter().structure(graph), limit: options.dotTimeLimit),
+           let drawing = try? GraphvizPlainReader.drawing(fromPlain: run.output, of: graph) {
+            let dot = LayoutMetrics.measure(drawing, of: graph)
+            let ratio = dot.crossings > 0 ? String(format: "%.2f", Double(ours.crossings) / Double(dot.crossings)) : "-"
+            row += "| \(formatSeconds(run.seconds)) | \(dot.crossings) | \(String(format: "%.1f%%", dot.coupleAdjacencyPercent)) | \(String(format: "%.1f%%", dot.birthOrderPercent)) | \(ratio) |"
+        } else {
+            row += "| \(dotPath == nil ? "not installed" : "> \(Int(options.dotTimeLimit)) s") | | | | |"
+        }
+        print(row)
     }
 }

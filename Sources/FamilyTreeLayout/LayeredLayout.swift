@@ -58,29 +58,41 @@ public struct LayeredLayout: LayoutEngine {
         let sizes = graph.members.map(options.boxSize)
         let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
         let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
-        func layout(from start: Arrangement.StartingOrder) -> Layout {
+        func ordering(from start: Arrangement.StartingOrder) -> Arrangement {
             var ordering = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, start: start)
             ordering.reduceCrossings(sweeps: options.sweeps)
+            return ordering
+        }
+        func layout(of ordering: Arrangement) -> Layout {
             // Placeholders take room too (no width, spacing on both sides): long lines get a
             // corridor, and a child drawn far below its siblings is pulled under its line.
             var placement = Placement(arrangement: ordering, sizes: orderingSizes, options: options)
             placement.balance(passes: options.balancingPasses)
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
-        var best = layout(from: .arranged)
+        let first = ordering(from: .arranged)
+        var best = layout(of: first)
         // Which founders' tree stands next to which decides much of the crossing count, and no
         // estimate predicts it well. Small trees can afford to try other starts and keep the best.
         guard graph.members.count <= options.startingOrderBudget else { return best }
         var fewest = LayoutMetrics.measure(best, of: graph).crossings
+        var fewestInOrder = first.countCrossings()
         var bestStart = Arrangement.StartingOrder.arranged
         func consider(_ start: Arrangement.StartingOrder) {
             guard fewest > 0 else { return }
-            let candidate = layout(from: start)
+            let candidateOrder = ordering(from: start)
+            let inOrder = candidateOrder.countCrossings()
+            // The order's own count (lines between neighbouring layers, long lines through their
+            // placeholders) is close to the drawing's: an order 20% worse than the best is not
+            // worth placing and measuring.
+            guard Double(inOrder) <= Double(fewestInOrder) * 1.2 else { return }
+            let candidate = layout(of: candidateOrder)
             let crossings = LayoutMetrics.measure(candidate, of: graph).crossings
             if crossings < fewest {
                 best = candidate
                 fewest = crossings
                 bestStart = start
+                fewestInOrder = inOrder
             }
         }
         let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...24).map { .shuffled($0) }
@@ -89,9 +101,10 @@ public struct LayeredLayout: LayoutEngine {
         for start in starts.dropFirst() { consider(start) }
 
         // A couple whose partners both grew up in the tree hangs under one family, and its line to
-        // the other family runs across the chart. Choose each such couple's family in turn, keeping
-        // a choice when it crosses less, within a budget of layouts that stays flat with tree size.
-        var budget = options.startingOrderBudget * 60 / max(graph.members.count, 1)
+        // the other family runs across the chart. Try the other family for each such couple in turn,
+        // keeping a choice when it crosses less: at most 30 more layouts (royal trees have hundreds
+        // of such couples, and each try costs a whole layout).
+        var budget = 30
         for (unit, candidates) in LayeredLayout.couplesFromTwoFamilies(graph, layering: layering) {
             for candidate in candidates where budget > 0 && bestStart.hostOfUnit[unit] != candidate {
                 budget -= 1

@@ -47,6 +47,11 @@ struct Placement {
     }
 
     private var compact: CompactGraph { arrangement.compact }
+    /// How much more a child drawn below their siblings is pulled under its own line (its
+    /// placeholders, which stand among the siblings) than under its spouse's parents: the
+    /// child's box then keeps its place in the sibling order more often (kennedy.ged: 95% of
+    /// families in birth order instead of 90%).
+    private let chainWeight = 3
 
     @inline(__always) func start(of member: Int) -> Double { unitStart[arrangement.unitOfMember[member]] + offsetInUnit[member] }
     @inline(__always) func centre(of member: Int) -> Double { start(of: member) + alongSize[member] / 2 }
@@ -107,12 +112,13 @@ struct Placement {
                 }
                 guard eldest == member, let middle = childrenMidpoint(union, inLayer: layer) else { continue }
                 let wanted = unionAlong(union) - middle
+                let weight = compact.firstPartner[union] >= arrangement.graph.members.count ? chainWeight : 1
                 for entry in compact.children.range(union) {
                     let child = compact.children.items[entry]
                     guard compact.primaryParentUnion[child] == union, arrangement.layering.layerOfMember[child] == layer else { continue }
                     let childUnit = arrangement.unitOfMember[child]
-                    shiftSum[childUnit] += wanted
-                    shiftCount[childUnit] += 1
+                    shiftSum[childUnit] += wanted * Double(weight)
+                    shiftCount[childUnit] += weight
                 }
             }
         }

@@ -91,15 +91,11 @@ func measureGraphviz(members: Int, options: Options) {
     #endif
 }
 
-/// Child mode: lay out and render one size, print one line of JSON.
-func measure(members: Int, options: Options) {
-    let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: options.seed).generate())
-    let graphPeak = peakMemoryKB()
+/// Lays out and renders `graph` (to /dev/null) `repeats` times; the best layout and SVG times.
+func timeLayoutAndSVG(_ graph: FamilyGraph, repeats: Int) -> (layout: Double, svg: Double, bytes: Int, placed: Layout) {
     let labeler = Labeler()
     var best = (layout: Double.infinity, svg: Double.infinity)
-    var layout: Layout?
-    var bytes = 0
-    let repeats = members >= 100_000 ? 1 : options.repeats
+    var last: (bytes: Int, placed: Layout)?
     for _ in 0..<repeats {
         let start = now()
         let placed = LayeredLayout(labeler: labeler).place(graph)
@@ -107,13 +103,20 @@ func measure(members: Int, options: Options) {
         var output = FileOutput(handle: FileHandle(forWritingAtPath: "/dev/null")!)
         try! SVGRenderer(labeler: labeler).render(placed, of: graph, to: &output)
         let end = now()
-        bytes = output.bytes
         best = (min(best.layout, middle - start), min(best.svg, end - middle))
-        layout = placed
+        last = (output.bytes, placed)
     }
+    return (best.layout, best.svg, last!.bytes, last!.placed)
+}
+
+/// Child mode: lay out and render one size, print one line of JSON.
+func measure(members: Int, options: Options) {
+    let graph = try! FamilyGraph(document: TreeGenerator(memberCount: members, seed: options.seed).generate())
+    let graphPeak = peakMemoryKB()
+    let run = timeLayoutAndSVG(graph, repeats: members >= 100_000 ? 1 : options.repeats)
     let peak = peakMemoryKB()
-    let metrics = LayoutMetrics.measure(layout!, of: graph)
-    print("{\"members\": \(members), \"layout\": \(best.layout), \"svg\": \(best.svg), \"peakKB\": \(peak), \"graphPeakKB\": \(graphPeak), \"svgBytes\": \(bytes), \"crossings\": \(metrics.crossings), \"couples\": \(metrics.coupleAdjacencyPercent), \"birthOrder\": \(metrics.birthOrderPercent), \"overlaps\": \(metrics.overlaps)}")
+    let metrics = LayoutMetrics.measure(run.placed, of: graph)
+    print("{\"members\": \(members), \"layout\": \(run.layout), \"svg\": \(run.svg), \"peakKB\": \(peak), \"graphPeakKB\": \(graphPeak), \"svgBytes\": \(run.bytes), \"crossings\": \(metrics.crossings), \"couples\": \(metrics.coupleAdjacencyPercent), \"birthOrder\": \(metrics.birthOrderPercent), \"overlaps\": \(metrics.overlaps)}")
 }
 
 /// Runs a program with a time limit; returns its output, wall time and peak memory, or nil on timeout.
@@ -249,7 +252,10 @@ if let dotPath, !options.qualitySizes.isEmpty, !options.qualitySeeds.isEmpty {
 }
 
 // Real trees: GEDCOM files imported, laid out by both, measured alike.
-if !options.gedcomFiles.isEmpty {
+if options.gedcomFiles.isEmpty {
+    print("")
+    print("Real family trees: none (by default those of ../shared/data, absent here; or --gedcom a.ged,b.ged).")
+} else {
     print("")
     print("Real family trees (GEDCOM), familytree layout + SVG in process, best of \(options.repeats):")
     print("")
@@ -262,18 +268,9 @@ if !options.gedcomFiles.isEmpty {
             print("| \(name) | unreadable | | | | | | | | | |")
             continue
         }
-        let labeler = Labeler()
-        var seconds = Double.infinity
-        var layout: Layout?
-        for _ in 0..<options.repeats {
-            let start = now()
-            let placed = LayeredLayout(labeler: labeler).place(graph)
-            var output = FileOutput(handle: FileHandle(forWritingAtPath: "/dev/null")!)
-            try! SVGRenderer(labeler: labeler).render(placed, of: graph, to: &output)
-            seconds = min(seconds, now() - start)
-            layout = placed
-        }
-        let ours = LayoutMetrics.measure(layout!, of: graph)
+        let run = timeLayoutAndSVG(graph, repeats: options.repeats)
+        let seconds = run.layout + run.svg
+        let ours = LayoutMetrics.measure(run.placed, of: graph)
         var row = "| \(name) | \(graph.members.count) | \(formatSeconds(seconds)) | \(ours.crossings) | \(String(format: "%.1f%%", ours.coupleAdjacencyPercent)) | \(String(format: "%.1f%%", ours.birthOrderPercent)) "
         if let dotPath, let run = runLimited(dotPath, ["-Tplain"], input: DOTWriter().structure(graph), limit: options.dotTimeLimit),
            let drawing = try? GraphvizPlainReader.drawing(fromPlain: run.output, of: graph) {

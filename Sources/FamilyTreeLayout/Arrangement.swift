@@ -76,19 +76,7 @@ struct Arrangement {
         unitOfMember = layering.componentOfMember
         unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
 
-        mustPrecede = Arrangement.siblingConstraints(compact: compact, unitOfMember: unitOfMember, unitLayer: unitLayer)
-        rankInLayer = Array(repeating: 0, count: unitCount)
-        layerSizes = Arrangement.layerSizes(layering)
-        layers = Array(repeating: [], count: layering.layerCount)
-        slot = Array(repeating: 0, count: memberCount)
-        layers = initialOrder(start)
-        for layer in layers.indices { enforceConstraints(layer: layer) }
-        updateSlots()
-    }
-
-    /// For each unit, the units of younger siblings in its layer, which must stand to its right.
-    static func siblingConstraints(compact: CompactGraph, unitOfMember: [Int], unitLayer: [Int]) -> CompactGraph.Rows {
-        var precede = Array(repeating: [Int](), count: unitLayer.count)
+        var precede = Array(repeating: [Int](), count: unitCount)
         for union in 0..<compact.unionCount {
             let range = compact.children.range(union)
             for index in range.dropLast() {
@@ -96,13 +84,16 @@ struct Arrangement {
                 if first != second, unitLayer[first] == unitLayer[second] { precede[first].append(second) }
             }
         }
-        return CompactGraph.Rows(precede)
-    }
-
-    static func layerSizes(_ layering: Layering) -> [Int] {
+        mustPrecede = CompactGraph.Rows(precede)
+        rankInLayer = Array(repeating: 0, count: unitCount)
         var sizes = Array(repeating: 0, count: layering.layerCount)
-        for layer in layering.layerOfMember { sizes[layer] += 1 }
-        return sizes
+        for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
+        layerSizes = sizes
+        layers = Array(repeating: [], count: layering.layerCount)
+        slot = Array(repeating: 0, count: memberCount)
+        layers = initialOrder(start)
+        for layer in layers.indices { enforceConstraints(layer: layer) }
+        updateSlots()
     }
 
     var unitCount: Int { unitStart.count - 1 }

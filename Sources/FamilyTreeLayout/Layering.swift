@@ -4,7 +4,8 @@ import FamilyTree
 ///
 /// Partners share a layer and every child is below all its parents (union and cross-bloodline
 /// parents alike). Partners are fused into family components; components are layered by longest
-/// path, and founders are then moved down to just above their first children. Where fusing partners
+/// path, founders are then moved down to just above their first children, and families toward a
+/// child who married into a later generation (`demote`). Where fusing partners
 /// would put a child beside a parent (a man marrying his stepdaughter), that component is unfused
 /// and its partners may stand in different layers.
 struct Layering {
@@ -90,7 +91,8 @@ struct Layering {
         return (children, indegree)
     }
 
-    /// Longest-path layers with founders pulled down; `nil` when the component graph has a cycle.
+    /// Longest-path layers with founders pulled down and families demoted; `nil` when the component
+    /// graph has a cycle.
     static func layers(components: Components, parentsOf: [[Int]], siblings: SiblingGroups) -> [Int]? {
         var (children, indegree) = componentEdges(components: components, parentsOf: parentsOf)
         let hasParents = indegree.map { $0 > 0 }
@@ -122,14 +124,15 @@ struct Layering {
     /// Moves families down toward their lowest children while that shortens lines overall (the
     /// promotion heuristic of Nikolov and Tarassov, turned downward): a family moves down one layer
     /// together with every descendant it would otherwise touch, and the move is kept only when the
-    /// lines it lengthens are fewer than the lines it shortens. This closes the long gaps longest-path
-    /// layering leaves when one child married into a much later generation than their siblings.
+    /// lines it lengthens are fewer than the lines it shortens and it leaves no more sibling groups
+    /// split across layers than it found. This closes the long gaps longest-path layering leaves
+    /// when one child married into a much later generation than their siblings.
     static func demote(_ layer: inout [Int], children: [[Int]], order: [Int], siblings: SiblingGroups) {
         var parentCount = Array(repeating: 0, count: layer.count)
         for list in children { for child in list { parentCount[child] += 1 } }
         var moved: [Int] = []
         // Each attempt may move many descendants, so attempts share a budget that keeps the work
-        // linear in the tree's size (royal92 uses about 220 moves per family).
+        // linear in the tree's size.
         var budget = 500 * layer.count + 100_000
         var movedIn = Array(repeating: -1, count: layer.count)
         var attempt = 0

@@ -113,9 +113,9 @@ struct LayoutGeometry {
             pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), layerOf[link.parent], link.child, bus, []))
         }
         let busOffsets = buses.offsets(spread: gap * 0.45, maximumStep: 8)
-        // A line to a child more than one generation down passes each layer between through a gap
-        // between boxes, never through a box.
-        // Placeholders of long lines (see `LongEdgeChains`) took their room in the placement; they are not drawn.
+        // A line to a child more than one generation down passes each layer between through its
+        // placeholder (see `LongEdgeChains`: room the placement kept, never drawn), or a
+        // cross-bloodline line through the nearest gap between boxes; never through a box.
         let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
         let rows = LayerRows(layers: memberLayers, along: alongs, size: alongSize)
         for line in pending {

@@ -16,8 +16,6 @@ struct LongEdgeChains {
     let layering: Layering
     /// Members below this index are real; the rest are placeholders.
     let realMemberCount: Int
-    /// Units below this index are real family units.
-    let realUnitCount: Int
     /// The placeholders of each long line from a union to a child, top down.
     let placeholdersOfLine: [UnionChild: [Int]]
 
@@ -29,7 +27,6 @@ struct LongEdgeChains {
     init(compact original: CompactGraph, layering: Layering, memberCount: Int) {
         realMemberCount = memberCount
         let realUnits = (layering.componentOfMember.max() ?? -1) + 1
-        realUnitCount = realUnits
         let realUnionCount = original.unionCount
         let layerOfReal = layering.layerOfMember
         func unionLayer(_ union: Int) -> Int {
@@ -39,10 +36,10 @@ struct LongEdgeChains {
 
         // Placeholders and their unions are numbered after the real ones, line by line, top down:
         // placeholder k of the whole graph is the partner of extra union k.
+        func unionOf(placeholder: Int) -> Int { realUnionCount + placeholder - memberCount }
         var layerOf = layerOfReal
         var lines: [UnionChild: [Int]] = [:]
         var childItems = original.children.items
-        var lastUnionOfLine: [UnionChild: Int] = [:]
         var primary = original.primaryParentUnion
         for union in 0..<realUnionCount {
             let layer = unionLayer(union)
@@ -50,14 +47,12 @@ struct LongEdgeChains {
                 let child = original.children.items[entry]
                 let first = layerOf.count
                 for placeholderLayer in (layer + 1)..<layerOfReal[child] { layerOf.append(placeholderLayer) }
-                let line = UnionChild(union: union, child: child)
-                lines[line] = Array(first..<layerOf.count)
-                lastUnionOfLine[line] = realUnionCount + layerOf.count - 1 - memberCount
+                lines[UnionChild(union: union, child: child)] = Array(first..<layerOf.count)
                 childItems[entry] = first
                 // The first placeholder hangs from the real union, each next one from the union of
                 // the one above, and the child from the union of the last.
-                primary += (first..<layerOf.count).map { $0 == first ? union : realUnionCount + $0 - 1 - memberCount }
-                if primary[child] == union { primary[child] = lastUnionOfLine[line]! }
+                primary += (first..<layerOf.count).map { $0 == first ? union : unionOf(placeholder: $0 - 1) }
+                if primary[child] == union { primary[child] = unionOf(placeholder: layerOf.count - 1) }
             }
         }
         placeholdersOfLine = lines
@@ -82,7 +77,8 @@ struct LongEdgeChains {
         for member in 0..<memberCount {
             for entry in original.parentUnions.range(member) {
                 let union = original.parentUnions.items[entry]
-                parentItems.append(lastUnionOfLine[UnionChild(union: union, child: member)] ?? union)
+                let line = lines[UnionChild(union: union, child: member)]
+                parentItems.append(line.map { unionOf(placeholder: $0.last!) } ?? union)
             }
             parentStart.append(parentItems.count)
         }
@@ -100,7 +96,7 @@ struct LongEdgeChains {
             ),
             unionsOfMember: CompactGraph.Rows(
                 start: original.unionsOfMember.start + (1...placeholders).map { original.unionsOfMember.items.count + $0 },
-                items: original.unionsOfMember.items + (0..<placeholders).map { realUnionCount + $0 }
+                items: original.unionsOfMember.items + (memberCount..<layerOf.count).map(unionOf(placeholder:))
             ),
             parentUnions: CompactGraph.Rows(start: parentStart, items: parentItems),
             primaryParentUnion: primary,

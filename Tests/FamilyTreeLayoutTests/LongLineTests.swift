@@ -37,7 +37,11 @@ import FamilyTree
         // Longest-path layering puts a, c (and their parents) at the top, three layers above b.
         #expect(layer("a") == layer("b") && layer("c") == layer("b"))
         #expect(layer("p") == layer("b") - 1)
-        #expect(layout.edges.allSatisfy { $0.points.count <= 4 }, "no line passes a layer")
+        // No line from a union passes a layer: every child stands just below its parents.
+        for (union, children) in graph.topology.children.enumerated() {
+            let parentLayer = graph.topology.partners[union].map { layout.boxes[$0].layer }.max()!
+            #expect(children.allSatisfy { layout.boxes[$0].layer == parentLayer + 1 }, "\(graph.unions[union].id)")
+        }
     }
 
     @Test func aLongLineGetsPlaceholdersInItsSiblingsPlace() throws {

@@ -13,17 +13,17 @@ public struct Member: Sendable, Hashable, Identifiable {
     public var deathDate: PartialDate?
     /// A file path or a `data:` URL.
     public var photo: String? {
-        get { rarelySet?.values.photo }
-        set { updateRarelySet { $0.photo = newValue } }
+        get { self[rarelySet: \.photo] }
+        set { self[rarelySet: \.photo] = newValue }
     }
     /// A CSS colour, `#rgb` or `#rrggbb`, or a colour name.
     public var color: String? {
-        get { rarelySet?.values.color }
-        set { updateRarelySet { $0.color = newValue } }
+        get { self[rarelySet: \.color] }
+        set { self[rarelySet: \.color] = newValue }
     }
     public var notes: String? {
-        get { rarelySet?.values.notes }
-        set { updateRarelySet { $0.notes = newValue } }
+        get { self[rarelySet: \.notes] }
+        set { self[rarelySet: \.notes] = newValue }
     }
     /// Seed app flag: the person starts a bloodline.
     public var isTopOfBloodline: Bool
@@ -31,23 +31,23 @@ public struct Member: Sendable, Hashable, Identifiable {
     public var isMarriedIntoFamily: Bool
     /// A date to order siblings by when the birthday itself cannot (GEDCOM 7's `SDATE`).
     public var sortDate: PartialDate? {
-        get { rarelySet?.values.sortDate }
-        set { updateRarelySet { $0.sortDate = newValue } }
+        get { self[rarelySet: \.sortDate] }
+        set { self[rarelySet: \.sortDate] = newValue }
     }
     /// Birth and death dates as written when they are no date familytree can place ("5 TSH 5300",
     /// "44 B.C."): kept verbatim and shown in the life span.
     public var birthPhrase: String? {
-        get { rarelySet?.values.birthPhrase }
-        set { updateRarelySet { $0.birthPhrase = newValue } }
+        get { self[rarelySet: \.birthPhrase] }
+        set { self[rarelySet: \.birthPhrase] = newValue }
     }
     public var deathPhrase: String? {
-        get { rarelySet?.values.deathPhrase }
-        set { updateRarelySet { $0.deathPhrase = newValue } }
+        get { self[rarelySet: \.deathPhrase] }
+        set { self[rarelySet: \.deathPhrase] = newValue }
     }
     /// The contact card the member was imported from, with its labelled details.
     public var contact: ContactDetails? {
-        get { rarelySet?.values.contact }
-        set { updateRarelySet { $0.contact = newValue } }
+        get { self[rarelySet: \.contact] }
+        set { self[rarelySet: \.contact] = newValue }
     }
     /// Soft-deleted: the member's contact card disappeared. Kept in the file, hidden from charts,
     /// restored when the card comes back (or by deleting the flag).
@@ -57,10 +57,13 @@ public struct Member: Sendable, Hashable, Identifiable {
     /// one pointer per member for them instead of their 200 bytes.
     private var rarelySet: RarelySet?
 
-    private mutating func updateRarelySet(_ change: (inout RarelySet.Values) -> Void) {
-        var values = rarelySet?.values ?? RarelySet.Values()
-        change(&values)
-        rarelySet = values == RarelySet.Values() ? nil : RarelySet(values)
+    @inline(__always) private subscript<Value>(rarelySet field: WritableKeyPath<RarelySet.Values, Value?>) -> Value? {
+        get { rarelySet?.values[keyPath: field] }
+        set {
+            var values = rarelySet?.values ?? RarelySet.Values()
+            values[keyPath: field] = newValue
+            rarelySet = RarelySet(values)
+        }
     }
 
     /// The date siblings are ordered by: `sortDate` when there is one, else the birthday.
@@ -81,9 +84,7 @@ public struct Member: Sendable, Hashable, Identifiable {
         self.deathDate = deathDate
         self.isTopOfBloodline = isTopOfBloodline
         self.isMarriedIntoFamily = isMarriedIntoFamily
-        self.photo = photo
-        self.color = color
-        self.notes = notes
+        rarelySet = RarelySet(RarelySet.Values(photo: photo, color: color, notes: notes))
     }
 
     /// First, middle and last name joined by spaces.
@@ -126,7 +127,9 @@ private final class RarelySet: Sendable, Hashable {
 
     let values: Values
 
-    init(_ values: Values) {
+    /// `nil` when every field is empty, so a member without any holds no box.
+    init?(_ values: Values) {
+        guard values != Values() else { return nil }
         self.values = values
     }
 

@@ -15,7 +15,7 @@ public enum BirthdayListFormat {
     public static func table(_ list: BirthdayList, highlight: Bool) -> String {
         let header = ["NAME", "AGE", "BIRTHDAY", "NEXT", "TURNS"]
         let rows = list.entries.map { entry in
-            [entry.name, ageText(entry), entry.birthday.displayText, entry.countdown.description, entry.turning?.description ?? ""]
+            [SafeText.terminalSafe(entry.name), ageText(entry), entry.birthday.displayText, entry.countdown.description, entry.turning?.description ?? ""]
         }
         var widths = header.map(\.count)
         for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
@@ -33,16 +33,23 @@ public enum BirthdayListFormat {
         return output
     }
 
-    /// RFC 4180 CSV with a header row.
+    /// RFC 4180 CSV with a header row. A cell with a comma, quote or line break is quoted (a
+    /// CR/LF inside a name cannot split the row); a name or id that a spreadsheet would run as a
+    /// formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`.
     public static func csv(_ list: BirthdayList) -> String {
         func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + text.replacingQuotes + "\"" : text
+            text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + text.replacingQuotes + "\"" : text
+        }
+        func userText(_ text: String) -> String {
+            let cell = SafeText.terminalSafe(text, keepingLineBreaks: true)
+            guard let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return field(cell) }
+            return field("'" + cell)
         }
         var output = "id,name,birthday,age,next_birthday,days_until,countdown,turns,deceased\r\n"
         for entry in list.entries {
-            let cells = [entry.memberID, entry.name, entry.birthday.description, ageText(entry), isoDate(entry.nextBirthday),
+            let cells = [userText(entry.memberID), userText(entry.name), entry.birthday.description, ageText(entry), isoDate(entry.nextBirthday),
                          "\(entry.countdown.days)", entry.countdown.description, entry.turning?.description ?? "", entry.isDeceased ? "true" : "false"]
-            output += cells.map(field).joined(separator: ",") + "\r\n"
+            output += cells.enumerated().map { $0.offset < 2 ? $0.element : field($0.element) }.joined(separator: ",") + "\r\n"
         }
         return output
     }
@@ -63,17 +70,22 @@ public enum BirthdayListFormat {
         }))
     }
 
-    /// YYYY-MM-DD of a day number.
+    /// YYYY-MM-DD of a day number; a year past 9999 (the day after 9999-12-31, which a calendar
+    /// or a next birthday can reach) gets a fifth digit rather than a crash.
     public static func isoDate(_ day: Int) -> String {
         let date = CalendarDate.date(fromDayNumber: day)
-        return CalendarDate(year: date.year, month: date.month, day: date.day)!.description
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value.magnitude)
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(date.year, 4))-\(padded(date.month, 2))-\(padded(date.day, 2))"
     }
 }
 
 extension String {
     var replacingQuotes: String {
         var result = ""
-        for character in self { result += character == "\"" ? "\"\"" : String(character) }
+        for scalar in unicodeScalars { if scalar == "\"" { result += "\"\"" } else { result.unicodeScalars.append(scalar) } }
         return result
     }
 }

@@ -25,7 +25,8 @@ public struct ICSWriter: Sendable {
             let year = source.date.anchor.year ?? CalendarDate.date(fromDayNumber: today).year
             let start = source.yearly.dayNumber(inYear: year, leapDay: events.leapDay)
             let startText = ICSWriter.basicDate(start)
-            let endText = ICSWriter.basicDate(start + 1)
+            // iCalendar dates have four-digit years: an event on 9999-12-31 ends by its duration.
+            let end = CalendarDate.date(fromDayNumber: start + 1).year <= 9999 ? "DTEND;VALUE=DATE:" + ICSWriter.basicDate(start + 1) : "DURATION:P1D"
             let summary = source.kind == .birthday ? "\(source.names)'s birthday" : "\(source.names)'s wedding anniversary"
             var description = source.kind == .birthday ? "\(source.fullNames), born \(source.date.displayText)" : "\(source.fullNames), married \(source.date.displayText)"
             if source.date.anchor.year == nil { description += " (year unknown)" }
@@ -38,7 +39,7 @@ public struct ICSWriter: Sendable {
                 "UID:\(ICSWriter.escaped(source.sourceID))-\(source.kind.rawValue)@familytree",
                 "DTSTAMP:\(stamp)",
                 "DTSTART;VALUE=DATE:\(startText)",
-                "DTEND;VALUE=DATE:\(endText)",
+                end,
                 rule,
                 "SUMMARY:" + ICSWriter.escaped(summary),
                 "DESCRIPTION:" + ICSWriter.escaped(description),
@@ -56,20 +57,22 @@ public struct ICSWriter: Sendable {
         BirthdayListFormat.isoDate(day).filter { $0 != "-" }
     }
 
-    /// TEXT escaping: backslash, semicolon, comma and newline.
+    /// TEXT escaping: backslash, semicolon, comma and line breaks (CR, LF, CRLF, U+2028...) as
+    /// `\n`; other control characters are left out. Scalar by scalar, so a combining mark after a
+    /// backslash cannot hide it.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "\\": result += "\\\\"
-            case ";": result += "\\;"
-            case ",": result += "\\,"
-            case "\n", "\r\n": result += "\\n"
-            case "\r": continue
-            default: result.append(character)
+        SafeText.lines(text).map { line in
+            var result = ""
+            for scalar in line.unicodeScalars {
+                switch scalar {
+                case "\\": result += "\\\\"
+                case ";": result += "\\;"
+                case ",": result += "\\,"
+                default: result.unicodeScalars.append(scalar)
+                }
             }
-        }
-        return result
+            return result
+        }.joined(separator: "\\n")
     }
 
     /// A content line folded at 75 octets (never inside a UTF-8 character), ending in CRLF.

@@ -189,17 +189,20 @@ struct ContactsTreeBuilder {
                     (candidates, written) = (byEmail[email] ?? [], email)
                 case .name(let name):
                     let key = Self.normalized(name)
-                    let tiers = [byFullName[key], byNickname[key], byFirstName[key]].map { ($0 ?? []).filter { $0 != index } }
-                    (candidates, written) = (tiers.first { !$0.isEmpty } ?? [], name)
+                    let tiers = [byFullName[key], byNickname[key], byFirstName[key]].map { $0 ?? [] }
+                    (candidates, written) = (tiers.first { Self.count(of: $0, without: index) > 0 } ?? [], name)
                 }
-                let others = candidates.filter { $0 != index }
-                guard let other = others.first else {
+                let othersCount = Self.count(of: candidates, without: index)
+                guard let other = candidates.first(where: { $0 != index }) else {
                     note(.unmatched, index, line: relation.line, "\(relation.label) \"\(written)\" matches no card")
                     continue
                 }
-                guard others.count == 1 else {
-                    let names = others.map { "\(people[$0].member.fullName) (line \(people[$0].line))" }.joined(separator: ", ")
-                    note(.ambiguous, index, line: relation.line, "\(relation.label) \"\(written)\" matches \(others.count) cards: \(names); not linked")
+                guard othersCount == 1 else {
+                    // A few names say enough; thousands of cards sharing a name must not make the report quadratic.
+                    let shown = Array(candidates.lazy.filter { $0 != index }.prefix(Self.namesShown))
+                    var names = shown.map { "\(people[$0].member.fullName) (line \(people[$0].line))" }.joined(separator: ", ")
+                    if othersCount > Self.namesShown { names += " and \(othersCount - Self.namesShown) more" }
+                    note(.ambiguous, index, line: relation.line, "\(relation.label) \"\(written)\" matches \(othersCount) cards: \(names); not linked")
                     continue
                 }
                 link(index, other, relation)
@@ -208,6 +211,20 @@ struct ContactsTreeBuilder {
                 note(.unplaced, index, line: relation.line, "\(relation.label) names a relative of no kind the tree can draw")
             }
         }
+    }
+
+    /// How many cards an ambiguous relation names in the report.
+    static let namesShown = 5
+
+    /// The number of entries of `indices` (ascending, each once) other than `index`, by binary search.
+    static func count(of indices: [Int], without index: Int) -> Int {
+        var low = 0
+        var high = indices.count
+        while low < high {
+            let middle = (low + high) / 2
+            if indices[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return indices.count - (low < indices.count && indices[low] == index ? 1 : 0)
     }
 
     private mutating func link(_ person: Int, _ other: Int, _ relation: CardRelation) {

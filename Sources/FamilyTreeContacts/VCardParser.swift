@@ -33,6 +33,7 @@ public struct VCardParser {
         var cards: [VCard] = []
         var current: VCard?
         var nestedDepth = 0
+        var currentBytes = 0
         for line in Self.logicalLines(Self.utf8Bytes(bytes)) {
             guard let property = parseProperty(line) else { continue }
             if property.name == "BEGIN", property.rawValue.uppercased() == "VCARD" {
@@ -41,6 +42,7 @@ public struct VCardParser {
                     nestedDepth += 1
                 } else {
                     current = VCard(line: line.number)
+                    currentBytes = 0
                 }
                 continue
             }
@@ -56,6 +58,15 @@ public struct VCardParser {
                 continue
             }
             guard nestedDepth == 0 else { continue }
+            if current != nil {
+                currentBytes += line.bytes.count
+                if currentBytes > InputLimits.vCardBytes {
+                    if currentBytes - line.bytes.count <= InputLimits.vCardBytes {
+                        warnings.append(VCardWarning(line: line.number, "the card is larger than \(InputLimits.describe(InputLimits.vCardBytes)); the rest of it is skipped"))
+                    }
+                    continue
+                }
+            }
             guard current != nil else {
                 warnings.append(VCardWarning(line: line.number, "\(property.name) outside any card: skipped"))
                 continue
@@ -93,20 +104,32 @@ public struct VCardParser {
     /// quoted-printable value ending in `=` (a soft line break).
     static func logicalLines(_ bytes: [UInt8]) -> [LogicalLine] {
         var lines: [LogicalLine] = []
+        // The line being joined is kept apart, so each continuation appends in place (no copy of
+        // the line so far), and whether it is quoted-printable is decided once its colon is seen.
+        var current: LogicalLine?
+        var currentIsQuotedPrintable: Bool?
+        func add(_ physical: ArraySlice<UInt8>, at lineNumber: Int) {
+            if current != nil, current!.bytes.last == UInt8(ascii: "=") {
+                if currentIsQuotedPrintable == nil, current!.bytes.contains(UInt8(ascii: ":")) {
+                    currentIsQuotedPrintable = isQuotedPrintable(current!.bytes)
+                }
+                if currentIsQuotedPrintable == true {
+                    current!.bytes.removeLast()
+                    current!.bytes += physical
+                    return
+                }
+            }
+            if let first = physical.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), current != nil {
+                current!.bytes += physical.dropFirst()
+            } else if !physical.isEmpty {
+                if let finished = current { lines.append(finished) }
+                current = LogicalLine(bytes: Array(physical), number: lineNumber)
+                currentIsQuotedPrintable = physical.contains(UInt8(ascii: ":")) ? isQuotedPrintable(current!.bytes) : nil
+            }
+        }
         var number = 1
         var start = 0
         var index = 0
-        func add(_ physical: ArraySlice<UInt8>, at lineNumber: Int) {
-            if var last = lines.last, isQuotedPrintable(last.bytes), last.bytes.last == UInt8(ascii: "=") {
-                last.bytes.removeLast()
-                last.bytes += physical
-                lines[lines.count - 1] = last
-            } else if let first = physical.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !lines.isEmpty {
-                lines[lines.count - 1].bytes += physical.dropFirst()
-            } else if !physical.isEmpty {
-                lines.append(LogicalLine(bytes: Array(physical), number: lineNumber))
-            }
-        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == 0x0A || byte == 0x0D {
@@ -118,6 +141,7 @@ public struct VCardParser {
             index += 1
         }
         if start < bytes.count { add(bytes[start...], at: number) }
+        if let finished = current { lines.append(finished) }
         return lines
     }
 

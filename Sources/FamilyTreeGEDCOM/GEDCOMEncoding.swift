@@ -17,18 +17,29 @@ enum GEDCOMEncoding {
         // UTF-16 without a mark: "0" followed or preceded by a zero byte.
         if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == 0 { return Decoded(text: TextDecoding.utf16(bytes[...], bigEndian: false), encoding: "UTF-16LE", warnings: []) }
         if bytes.count >= 2, bytes[0] == 0, bytes[1] == UInt8(ascii: "0") { return Decoded(text: TextDecoding.utf16(bytes[...], bigEndian: true), encoding: "UTF-16BE", warnings: []) }
-        switch declaredCharacterSet(bytes)?.uppercased() {
+        let declaration = declaredCharacterSet(bytes)
+        switch declaration?.uppercased() {
         case "ANSEL":
             // Many files say ANSEL but are 7-bit ASCII or really UTF-8 (royal92 is 7-bit).
             if bytes.allSatisfy({ $0 < 0x80 }) { return Decoded(text: String(decoding: bytes, as: UTF8.self), encoding: "ANSEL (7-bit)", warnings: []) }
+            if let utf8 = misdeclaredUTF8(bytes, declared: "ANSEL") { return utf8 }
             return Decoded(text: ansel(bytes), encoding: "ANSEL", warnings: [])
         case "ANSI", "WINDOWS-1252", "CP1252", "IBMPC", "IBM WINDOWS", "MACINTOSH", "ISO-8859-1", "ISO8859-1", "LATIN1", "ASCII":
+            if let utf8 = misdeclaredUTF8(bytes, declared: declaration ?? "ANSI") { return utf8 }
             return Decoded(text: TextDecoding.windows1252(bytes), encoding: "Windows-1252", warnings: [])
         case let declared?:
             return utf8OrLegacy(bytes, declared: declared)
         case nil:
             return utf8OrLegacy(bytes, declared: "none")
         }
+    }
+
+    /// A file declared in an 8-bit character set that is really UTF-8: it has bytes over 127 and
+    /// all of them form valid UTF-8 sequences, which ANSEL and Windows-1252 text practically never
+    /// does (ANSEL's marks and Windows-1252's letters stand alone, not as lead and continuation bytes).
+    private static func misdeclaredUTF8(_ bytes: [UInt8], declared: String) -> Decoded? {
+        guard bytes.contains(where: { $0 >= 0x80 }), let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        return Decoded(text: text, encoding: "UTF-8", warnings: ["the file declares CHAR \(declared) but is UTF-8; read as UTF-8"])
     }
 
     private static func utf8OrLegacy(_ bytes: [UInt8], declared: String) -> Decoded {

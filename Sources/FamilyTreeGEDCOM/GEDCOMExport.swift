@@ -115,16 +115,19 @@ public struct GEDCOMExport: Sendable {
         return ["\(level) DATE \(payload)"]
     }
 
-    /// A text value over CONT lines.
+    /// A text value over CONT lines: every kind of line break (CR, LF, CRLF, U+2028, ...) starts
+    /// a CONT line, so no text can start a record of its own.
     private func text(_ tag: String, _ value: String, level: Int) -> [String] {
-        let parts = value.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
+        let parts = SafeText.lines(value).map(escaped)
         return ["\(level) \(tag) \(parts[0])"] + parts.dropFirst().map { "\(level + 1) CONT \($0)" }
     }
 
-    /// A leading `@` is doubled (both versions); 5.5.1 doubles every `@`.
+    /// A single-line value: line breaks and control characters become spaces (a name cannot start
+    /// a new record); a leading `@` is doubled (both versions), and 5.5.1 doubles every `@`.
     private func escaped(_ value: String) -> String {
-        if version == .v551 { return value.replacingAll("@", with: "@@") }
-        return value.hasPrefix("@") ? "@" + value : value
+        let line = SafeText.singleLine(value)
+        if version == .v551 { return line.replacingAll("@", with: "@@") }
+        return line.hasPrefix("@") ? "@" + line : line
     }
 
     /// The ids as xrefs: kept when already valid GEDCOM 7 xrefs, otherwise numbered.

@@ -80,7 +80,8 @@ enum GEDCOMParser {
         if index + 2 < line.count, line[index] == 0xEF, line[index + 1] == 0xBB, line[index + 2] == 0xBF { index += 3 }
         var level = 0
         let digitsStart = index
-        while index < line.count, (48...57).contains(line[index]) {
+        // At most three digits are read, so no level can overflow; more than two is no line.
+        while index < line.count, index - digitsStart < 3, (48...57).contains(line[index]) {
             level = level * 10 + Int(line[index] - 48)
             index += 1
         }

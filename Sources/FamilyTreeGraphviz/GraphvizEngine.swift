@@ -71,7 +71,7 @@ public struct GraphvizEngine: LayoutEngine {
         }
         var boxes: [Layout.MemberBox] = []
         for (index, member) in graph.members.enumerated() {
-            let created = node(member.id)!
+            let created = node(StructureGraph.memberNodeName(member))!
             let (width, height) = (ft_node_width(created) * 72, ft_node_height(created) * 72)
             let point = centre(created)
             boxes.append(Layout.MemberBox(member: index, x: point.x - width / 2, y: point.y - height / 2, width: width, height: height, layer: 0))

@@ -91,10 +91,11 @@ public enum PostgresAdmin {
 }
 
 extension String {
-    /// Every `target` replaced (the standard library has no such method without Foundation).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    /// Every `target` replaced, scalar by scalar: a quote followed by a combining mark is one
+    /// `Character` but still a quote to PostgreSQL, so characters must not be compared here.
+    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
         var result = ""
-        for character in self { if character == target { result += replacement } else { result.append(character) } }
+        for scalar in unicodeScalars { if scalar == target { result += replacement } else { result.unicodeScalars.append(scalar) } }
         return result
     }
 }

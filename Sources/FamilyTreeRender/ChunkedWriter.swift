@@ -1,3 +1,5 @@
+import FamilyTree
+
 /// A destination for rendered bytes, handed over in chunks of about 64 KiB, so that a drawing of a
 /// million members never has to sit in memory whole.
 public protocol RenderedOutput {
@@ -37,21 +39,9 @@ struct ChunkedWriter<Output: RenderedOutput> {
         buffer.append(contentsOf: text.utf8)
     }
 
-    /// `text` escaped for XML character data and double-quoted attributes.
+    /// `text` escaped for XML character data and quoted attributes (`SafeText.appendXMLEscaped`).
     mutating func appendEscaped(_ text: String) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): append("&amp;")
-            case UInt8(ascii: "<"): append("&lt;")
-            case UInt8(ascii: ">"): append("&gt;")
-            case UInt8(ascii: "\""): append("&quot;")
-            case UInt8(ascii: "'"): append("&#39;")
-            case UInt8(ascii: "\n"), UInt8(ascii: "\t"): buffer.append(UInt8(ascii: " "))
-            // Control characters are not allowed in XML 1.0: dropped.
-            case 0..<0x20: continue
-            default: buffer.append(byte)
-            }
-        }
+        SafeText.appendXMLEscaped(text, to: &buffer)
     }
 
     /// A coordinate with at most one decimal and no trailing ".0", exactly as `Formatting.number`.

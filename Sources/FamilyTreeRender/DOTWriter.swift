@@ -28,13 +28,13 @@ public struct DOTWriter: Sendable {
             dot += "  \(memberNode(member)), pos=\"\(position(box.center))!\", width=\(number4(box.width / 72)), height=\(number4(box.height / 72))];\n"
         }
         for union in layout.unions {
-            dot += "  \(DOTWriter.quoted("u:" + graph.unions[union.union].id)) [shape=point, width=0.08, label=\"\", pos=\"\(position(Point(x: union.x, y: union.y)))!\"];\n"
+            dot += "  \(DOTWriter.quoted(StructureGraph.unionNodeName(graph.unions[union.union]))) [shape=point, width=0.08, label=\"\", pos=\"\(position(Point(x: union.x, y: union.y)))!\"];\n"
         }
         for edge in layout.edges {
             func name(_ endpoint: Layout.Endpoint) -> String {
                 switch endpoint {
-                case .member(let member): graph.members[member].id
-                case .union(let union): "u:" + graph.unions[union].id
+                case .member(let member): StructureGraph.memberNodeName(graph.members[member])
+                case .union(let union): StructureGraph.unionNodeName(graph.unions[union])
                 }
             }
             let (from, to) = (name(edge.from), name(edge.to))
@@ -54,7 +54,7 @@ public struct DOTWriter: Sendable {
         var attributes = "label=\(DOTWriter.quoted(StructureGraph.escString(labeler.lines(for: member).joined(separator: "\n"))))"
         attributes += ", tooltip=\(DOTWriter.quoted(StructureGraph.escString(member.fullName)))"
         if let color = member.color { attributes += ", fillcolor=\(DOTWriter.quoted(color))" }
-        return "\(DOTWriter.quoted(member.id)) [\(attributes)"
+        return "\(DOTWriter.quoted(StructureGraph.memberNodeName(member))) [\(attributes)"
     }
 
     private func number4(_ value: Double) -> String {
@@ -63,14 +63,38 @@ public struct DOTWriter: Sendable {
         return "\(scaled / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
     }
 
-    /// A DOT double-quoted string for a value as Graphviz stores it: the DOT parser undoes only
-    /// `\"`, so quotes are escaped and everything else is written as it is (escape sequences in
-    /// labels are Graphviz's own; see `StructureGraph.escString`).
+    /// A DOT double-quoted string that always ends where it should.
+    ///
+    /// Graphviz's scanner reads `\\"` as a quote and a backslash pair as two backslashes, so a
+    /// quote is written `\\"` and a run of backslashes of odd length before a quote or the end gets
+    /// one more backslash: no text can end the string early or open a new statement. Labels pass
+    /// through `StructureGraph.escString` first (every backslash doubled), so they come back
+    /// exactly; node names hold no backslash at all. Control characters other than line breaks
+    /// and tabs are left out.
     static func quoted(_ text: String) -> String {
         var result = "\""
-        for character in text {
-            if character == "\"" { result += "\\\"" } else { result.append(character) }
+        var backslashRun = 0
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\":
+                backslashRun += 1
+                result += "\\"
+                continue
+            case "\"", "\n":
+                // A lone backslash would escape the quote, or join the next line to this one.
+                if backslashRun % 2 == 1 { result += "\\" }
+                result += scalar == "\"" ? "\\\"" : "\n"
+            case "\t":
+                result.unicodeScalars.append(scalar)
+            // Graphviz copies labels into its SVG: nothing XML forbids may pass.
+            case _ where SafeText.isTerminalControl(scalar) || !SafeText.isXMLCharacter(scalar):
+                continue
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+            backslashRun = 0
         }
+        if backslashRun % 2 == 1 { result += "\\" }
         return result + "\""
     }
 }

@@ -1,3 +1,5 @@
+import FamilyTree
+
 /// Text helpers shared by the renderers: fixed number format and XML escaping.
 enum Formatting {
     /// A coordinate with at most one decimal, without a trailing ".0": stable across platforms.
@@ -8,24 +10,9 @@ enum Formatting {
         return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
     }
 
-    /// `text` safe inside XML character data and double-quoted attributes.
+    /// `text` safe inside XML character data and quoted attributes (`SafeText.xmlEscaped`).
     static func xmlEscaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "\n", "\t": result += " "
-            // Characters XML 1.0 forbids are dropped rather than producing an unreadable file.
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): continue
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        SafeText.xmlEscaped(text)
     }
 
     /// An XML id (NCName) for a member id: other characters become `_XX_` hex escapes.

@@ -36,13 +36,14 @@ public enum GraphvizPlainReader {
         var memberCentres: [Point] = []
         var memberSizes: [Size] = []
         for member in graph.members {
-            guard let centre = centres[member.id], let size = sizes[member.id] else { throw Failure(description: "member \(member.id) missing from Graphviz output") }
+            let name = StructureGraph.memberNodeName(member)
+            guard let centre = centres[name], let size = sizes[name] else { throw Failure(description: "member \(member.id) missing from Graphviz output") }
             memberCentres.append(flipped(centre))
             memberSizes.append(size)
         }
         var unionPoints: [Point] = []
         for union in graph.unions {
-            guard let point = centres["u:" + union.id] else { throw Failure(description: "union \(union.id) missing from Graphviz output") }
+            guard let point = centres[StructureGraph.unionNodeName(union)] else { throw Failure(description: "union \(union.id) missing from Graphviz output") }
             unionPoints.append(flipped(point))
         }
         return FamilyDrawing(memberCentres: memberCentres, memberSizes: memberSizes, unionPoints: unionPoints)

@@ -79,9 +79,14 @@ public struct Labeler: Sendable {
 
     static func shortened(_ text: String, fontSize: Double, limit: Double = maximumWidth - 24) -> String {
         guard textWidth(text, fontSize: fontSize) > limit else { return text }
+        // Widths add up character by character: one pass, however long the text.
+        let ellipsis = textWidth("…", fontSize: fontSize)
         var result = ""
+        var width = 0.0
         for character in text {
-            if textWidth(result + String(character) + "…", fontSize: fontSize) > limit { break }
+            let characterWidth = textWidth(String(character), fontSize: fontSize)
+            if width + characterWidth + ellipsis > limit { break }
+            width += characterWidth
             result.append(character)
         }
         return result + "…"

@@ -41,20 +41,48 @@ public struct StructureGraph: Sendable, Hashable {
     /// Text as a Graphviz label (an "escString"): a backslash doubled so no name can form one of
     /// Graphviz's escapes (`\N`, `\l`, ...), a line break as `\n`.
     public static func escString(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "\\": result += "\\\\"
-            case "\n", "\r\n": result += "\\n"
-            case "\r": continue
-            default: result.append(character)
+        SafeText.lines(text).map { line in
+            var result = ""
+            for scalar in line.unicodeScalars {
+                if scalar == "\\" { result += "\\\\" } else { result.unicodeScalars.append(scalar) }
             }
-        }
-        return result
+            return result
+        }.joined(separator: "\\n")
     }
 
-    /// The name of a union's node: member ids and union ids may coincide, so unions are prefixed.
-    public static func unionNodeName(_ union: Union) -> String { "u:" + union.id }
+    /// The name of a union's node: `u:` and the union's id (see `memberNodeName(id:)`).
+    public static func unionNodeName(_ union: Union) -> String { "u:" + nodeSafe(union.id) }
+
+    /// The name of a member's node (see `memberNodeName(id:)`).
+    public static func memberNodeName(_ member: Member) -> String { memberNodeName(id: member.id) }
+
+    /// The name of the node of the member with `id`: the id itself when it has no `\\`, `"`, `%`,
+    /// control character or character XML forbids and does not start with `u:` or `m:`; otherwise `m:` and the id with those
+    /// characters as `%XX`. Names are unique (no member shares a node with a union or another
+    /// member) and hold nothing a DOT reader could take for the end of a string.
+    public static func memberNodeName(id: String) -> String {
+        let safe = nodeSafe(id)
+        return safe == id && !id.hasPrefix("u:") && !id.hasPrefix("m:") ? id : "m:" + safe
+    }
+
+    /// `id` with `%`, `\\`, `"`, control characters and those XML forbids percent-encoded (an
+    /// injective mapping).
+    private static func nodeSafe(_ id: String) -> String {
+        func needsEncoding(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "%" || scalar == "\\" || scalar == "\"" || SafeText.isTerminalControl(scalar) || !SafeText.isXMLCharacter(scalar)
+        }
+        guard id.unicodeScalars.contains(where: needsEncoding) else { return id }
+        var name = ""
+        for scalar in id.unicodeScalars {
+            if needsEncoding(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                name += "%" + (hex.count == 1 ? "0" : "") + hex
+            } else {
+                name.unicodeScalars.append(scalar)
+            }
+        }
+        return name
+    }
 
     public init(_ graph: FamilyGraph, labeler: Labeler = Labeler(), direction: LayoutDirection = .topDown) {
         graphAttributes = [Attribute("rankdir", direction == .topDown ? "TB" : "LR"), Attribute("newrank", "true"),
@@ -66,7 +94,7 @@ public struct StructureGraph: Sendable, Hashable {
             var attributes = [Attribute("label", StructureGraph.escString(labeler.lines(for: member).joined(separator: "\n"))),
                               Attribute("tooltip", StructureGraph.escString(member.fullName))]
             if let color = member.color { attributes.append(Attribute("fillcolor", color)) }
-            return Node(name: member.id, attributes: attributes)
+            return Node(name: StructureGraph.memberNodeName(member), attributes: attributes)
         }
         edges = []
         sameRank = []
@@ -74,7 +102,7 @@ public struct StructureGraph: Sendable, Hashable {
         for (index, union) in graph.unions.enumerated() {
             let unionName = StructureGraph.unionNodeName(union)
             nodes.append(Node(name: unionName, attributes: [Attribute("shape", "point"), Attribute("width", "0.08"), Attribute("label", "")]))
-            let partners = topology.partners[index].map { graph.members[$0].id }
+            let partners = topology.partners[index].map { StructureGraph.memberNodeName(graph.members[$0]) }
             for partner in partners { edges.append(Edge(tail: partner, head: unionName, attributes: [])) }
             if partners.count == 2 {
                 sameRank.append(partners)
@@ -82,10 +110,10 @@ public struct StructureGraph: Sendable, Hashable {
             }
             for (child, link) in zip(topology.children[index], union.children) {
                 let attributes = link.kind == .birth ? [] : [Attribute("style", "dashed"), Attribute("label", link.kind.rawValue), Attribute("fontsize", "9")]
-                edges.append(Edge(tail: unionName, head: graph.members[child].id, attributes: attributes))
+                edges.append(Edge(tail: unionName, head: StructureGraph.memberNodeName(graph.members[child]), attributes: attributes))
             }
             // dot keeps flat edges left to right: an invisible chain holds the sibling order.
-            let drawn = topology.children[index].filter { topology.primaryParentUnion[$0] == index }.map { graph.members[$0].id }
+            let drawn = topology.children[index].filter { topology.primaryParentUnion[$0] == index }.map { StructureGraph.memberNodeName(graph.members[$0]) }
             if drawn.count > 1 {
                 sameRank.append(drawn)
                 for (older, younger) in zip(drawn, drawn.dropFirst()) {
@@ -94,7 +122,7 @@ public struct StructureGraph: Sendable, Hashable {
             }
         }
         for connection in graph.crossBloodlineConnections {
-            edges.append(Edge(tail: connection.toNewParent, head: connection.fromChild, attributes: [
+            edges.append(Edge(tail: StructureGraph.memberNodeName(id: connection.toNewParent), head: StructureGraph.memberNodeName(id: connection.fromChild), attributes: [
                 Attribute("style", "dashed"), Attribute("color", "#d9822b"), Attribute("penwidth", "2"), Attribute("class", "cross-bloodline"),
             ]))
         }

@@ -6,7 +6,6 @@ enum CLIError: Error, CustomStringConvertible {
     case ambiguousMember(String, matches: [String])
     case linkRefused(reason: String)
     case fileAccess(path: String, reason: String)
-    case invalidDate(String)
     case graphvizMissing
     case graphvizFailed(String)
 
@@ -21,8 +20,6 @@ enum CLIError: Error, CustomStringConvertible {
             return "link refused: \(reason)"
         case .fileAccess(let path, let reason):
             return "\(path): \(reason)"
-        case .invalidDate(let text):
-            return "\"\(text)\" is not a date; use YYYY-MM-DD"
         case .graphvizFailed(let message):
             return message
         case .graphvizMissing:

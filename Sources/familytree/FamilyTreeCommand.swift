@@ -54,18 +54,28 @@ struct FamilyTreeCommand: ParsableCommand {
                 return 0
             }
             Console.error(message)
-            return 2
+            // Argument errors are usage errors; anything else is a problem with the input or a file.
+            return code == .validationFailure ? 2 : 1
         }
     }
 }
 
 /// Writes to standard output and standard error.
 enum Console {
+    /// Writes `text` as it is: data (JSON, CSV, a table whose cells are already made safe).
     static func output(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// Writes a message for a person: control characters from names, ids or files (an escape
+    /// sequence could rewrite the screen) are shown as `\u{1B}`, not sent to the terminal.
+    static func say(_ text: String) {
+        output(SafeText.terminalSafe(text, keepingLineBreaks: true))
+    }
+
+    /// Writes a message to standard error, made safe as `say` does, ending in a line break.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        let safe = SafeText.terminalSafe(text, keepingLineBreaks: true)
+        FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
     }
 }

@@ -32,8 +32,21 @@ enum GEDCOMFile {
             guard let entry = archive["gedcom.ged"] else {
                 throw CLIError.fileAccess(path: name, reason: "a GEDZIP archive must hold gedcom.ged at its root")
             }
+            // A zip bomb is refused by what it declares and, should it lie, by what it expands to.
+            let limit = min(InputLimits.archiveMemberBytes, max(1 << 20, bytes.count * InputLimits.archiveExpansionRatio))
+            guard entry.uncompressedSize <= UInt64(limit) else {
+                throw CLIError.fileAccess(path: name, reason: "gedcom.ged would expand to \(entry.uncompressedSize) bytes, over the \(limit) bytes familytree reads from this archive")
+            }
             var data = Data()
-            _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
+            let checksum = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard data.count + chunk.count <= limit else {
+                    throw CLIError.fileAccess(path: name, reason: "gedcom.ged expands to more than the \(limit) bytes familytree reads from this archive")
+                }
+                data.append(chunk)
+            }
+            guard checksum == entry.checksum else {
+                throw CLIError.fileAccess(path: name, reason: "gedcom.ged is damaged (its CRC-32 checksum does not match)")
+            }
             return Array(data)
         } catch let error as CLIError {
             throw error

@@ -49,6 +49,6 @@ struct LinkCommand: ParsableCommand {
         }
         try TreeFiles.write(JSONWriter.string(from: edited), to: tree)
         let (childName, parentName) = (graph.members[childIndex].fullName, graph.members[parentIndex].fullName)
-        Console.output("linked \(childName) (\(connection.fromChild)) as a child of \(parentName) (\(connection.toNewParent)) in \(tree)\n")
+        Console.say("linked \(childName) (\(connection.fromChild)) as a child of \(parentName) (\(connection.toNewParent)) in \(tree)\n")
     }
 }

@@ -108,7 +108,11 @@ struct RenderCommand: ParsableCommand {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format must be svg, dot, dot-positioned or layout-json")
         }
-        if format == nil, output != "-", OutputFormat(fileName: output) == nil {
+        if format == nil, !TreeFiles.isStream(output), OutputFormat(fileName: output) == nil {
+            let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
+            if ["png", "pdf", "jpg", "jpeg"].contains(fileExtension) {
+                throw ValidationError("familytree writes SVG, not \(fileExtension.uppercased()); write tree.svg and convert it (rsvg-convert -f \(fileExtension == "pdf" ? "pdf" : "png") tree.svg -o \(URL(fileURLWithPath: output).lastPathComponent), from Debian's librsvg2-bin)")
+            }
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot or .json, or --format")
         }
         guard generations >= 0 else { throw ValidationError("--generations must be 0 or more") }
@@ -122,12 +126,12 @@ struct RenderCommand: ParsableCommand {
         graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree)
         let labeler = Labeler(format: label, today: try Today.dayNumber(today))
         if renderer == .graphviz {
-            let graphvizFormat = format ?? (output == "-" ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
+            let graphvizFormat = format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
             let bytes = try GraphvizSupport.render(graph, labeler: labeler, direction: direction, format: graphvizFormat)
             try TreeFiles.write(to: output) { try $0.write(bytes[...]) }
             return
         }
-        let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? (output == "-" ? .svg : OutputFormat(fileName: output)!)
+        let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
         if chosenFormat == .dot {
             let dot = engine == .graphviz
                 ? try GraphvizSupport.dot(graph, labeler: labeler, direction: direction)

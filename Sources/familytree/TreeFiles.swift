@@ -6,14 +6,30 @@ import Foundation
 
 /// Reading tree files (or standard input) and writing output atomically.
 enum TreeFiles {
-    /// The bytes of `path`, or of standard input for `-`.
-    static func read(_ path: String) throws(CLIError) -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw .fileAccess(path: path, reason: reason)
+    /// The bytes of `path`, or of standard input for `-`, up to `InputLimits.fileBytes`: a larger
+    /// file, or an endless stream (`yes | familytree validate -`), is an error, not a crash.
+    static func read(_ path: String, limit: Int = InputLimits.fileBytes) throws(CLIError) -> [UInt8] {
+        let name = path == "-" ? "<stdin>" : path
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileAccess(path: path, reason: "no such file") }
+            guard !isDirectory.boolValue else { throw .fileAccess(path: path, reason: "is a directory, not a tree file") }
+            guard let opened = FileHandle(forReadingAtPath: path) else { throw .fileAccess(path: path, reason: "cannot be read (no permission)") }
+            handle = opened
+        }
+        defer { if path != "-" { try? handle.close() } }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw .fileAccess(path: name, reason: "cannot be read (\(error.localizedDescription))") }
+            guard let chunk, !chunk.isEmpty else { return bytes }
+            guard bytes.count + chunk.count <= limit else {
+                throw .fileAccess(path: name, reason: "is larger than \(InputLimits.describe(limit)), the largest input familytree reads")
+            }
+            bytes.append(contentsOf: chunk)
         }
     }
 
@@ -49,42 +65,106 @@ enum TreeFiles {
         try write(to: path) { output in try output.write(Array(text.utf8)[...]) }
     }
 
-    /// Writes what `produce` hands to its output, chunk by chunk, to `path` (standard output for
-    /// `-`): into a temporary file beside the target, renamed over it only when all went well.
+    /// Writes what `produce` hands to its output, chunk by chunk, to `path`.
+    ///
+    /// A regular file (new or existing) is written atomically: into a temporary file beside it,
+    /// created 0600, flushed to disk and renamed over the target only when all went well, with
+    /// the target's mode (and, as root, owner) kept. A symbolic link is followed, so the file it
+    /// points at is replaced and the link stays a link. `-`, `/dev/stdout` and anything that is
+    /// not a regular file (a device, a pipe) are written to directly, never replaced. A read-only
+    /// file is refused, even for root. Temporary files left by a killed run are removed.
     static func write(to path: String, _ produce: (inout FileOutput) throws -> Void) throws(CLIError) {
-        if path == "-" {
-            var output = FileOutput(handle: FileHandle.standardOutput)
-            do { try produce(&output) } catch { throw .fileAccess(path: "<stdout>", reason: "cannot be written (\(error.localizedDescription))") }
+        if path == "-" || path == "/dev/stdout" {
+            try writeDirectly(to: FileHandle.standardOutput, name: "<stdout>", produce)
             return
         }
-        let target = URL(fileURLWithPath: path)
-        let directory = target.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let target = resolvedTarget(path)
+        var status = stat()
+        let exists = lstat(target, &status) == 0
+        if exists, status.st_mode & S_IFMT != S_IFREG {
+            guard status.st_mode & S_IFMT != S_IFDIR else { throw .fileAccess(path: path, reason: "is a directory") }
+            guard let handle = FileHandle(forWritingAtPath: target) else { throw .fileAccess(path: path, reason: "cannot be written (no permission)") }
+            defer { try? handle.close() }
+            try writeDirectly(to: handle, name: path, produce)
+            return
+        }
+        if exists, status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 {
+            throw .fileAccess(path: path, reason: "is read-only; make it writable (chmod u+w) to replace it")
+        }
+        let directory = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
+        let base = (target as NSString).lastPathComponent
+        removeAbandonedTemporaryFiles(in: directory, base: base)
+        let temporary = (directory as NSString).appendingPathComponent(".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .fileAccess(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil), let handle = FileHandle(forWritingAtPath: temporary.path) else {
-                throw CLIError.fileAccess(path: path, reason: "cannot be written (no such directory, or no permission)")
-            }
             var output = FileOutput(handle: handle)
-            do {
-                try produce(&output)
-                try handle.close()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            if let attributes = try? FileManager.default.attributesOfItem(atPath: path), let permissions = attributes[.posixPermissions] {
-                try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
-            }
-            guard rename(temporary.path, target.path) == 0 else {
+            try produce(&output)
+            let mode = exists ? status.st_mode & 0o7777 : 0o666 & ~currentUmask()
+            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw CLIError.fileAccess(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))") }
+            if exists, getuid() == 0 { _ = fchown(descriptor, status.st_uid, status.st_gid) }
+            close(descriptor)
+            guard rename(temporary, target) == 0 else {
                 throw CLIError.fileAccess(path: path, reason: "cannot replace the file: \(String(cString: strerror(errno)))")
             }
-        } catch let error as CLIError {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
+            // The rename itself reaches the disk with the directory.
+            let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+            if directoryDescriptor >= 0 {
+                _ = fsync(directoryDescriptor)
+                close(directoryDescriptor)
+            }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            close(descriptor)
+            unlink(temporary)
+            if let error = error as? CLIError { throw error }
             throw .fileAccess(path: path, reason: "cannot be written (\(error.localizedDescription))")
         }
+    }
+
+    private static func writeDirectly(to handle: FileHandle, name: String, _ produce: (inout FileOutput) throws -> Void) throws(CLIError) {
+        var output = FileOutput(handle: handle)
+        do { try produce(&output) } catch { throw .fileAccess(path: name, reason: "cannot be written (\(error.localizedDescription))") }
+    }
+
+    /// Whether `path` is standard output (`-`) or something other than a file to replace: a
+    /// device such as `/dev/null` or `/dev/stdout`, a pipe.
+    static func isStream(_ path: String) -> Bool {
+        if path == "-" { return true }
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG && status.st_mode & S_IFMT != S_IFDIR
+    }
+
+    /// `path` with every symbolic link along it followed (a link to a link, a relative link), so
+    /// the rename replaces the file and not the link; a dangling link gives the path it names.
+    static func resolvedTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = destination.hasPrefix("/") ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return current
+    }
+
+    /// Removes `.NAME.PID.RANDOM.tmp` files beside NAME whose process is gone (killed mid-write).
+    private static func removeAbandonedTemporaryFiles(in directory: String, base: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let prefix = "." + base + "."
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+                unlink((directory as NSString).appendingPathComponent(name))
+            }
+        }
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 }
 

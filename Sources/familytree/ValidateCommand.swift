@@ -22,6 +22,6 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let graph = try TreeFiles.loadGraph(tree, includingRemoved: true)
-        Console.output("\(tree): valid: \(graph.members.count) members, \(graph.unions.count) unions, \(graph.crossBloodlineConnections.count) cross-bloodline connections\n")
+        Console.say("\(tree): valid: \(graph.members.count) members, \(graph.unions.count) unions, \(graph.crossBloodlineConnections.count) cross-bloodline connections\n")
     }
 }

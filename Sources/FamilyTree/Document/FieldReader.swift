@@ -112,11 +112,19 @@ struct FieldReader {
             }
             return date
         case .number(let literal):
-            guard let seconds = Double(literal) else { return nil }
-            return PartialDate.fromSeconds(seconds, sinceDayNumber: CalendarDate.dayNumber(year: 2001, month: 1, day: 1))
+            let epoch = CalendarDate.dayNumber(year: 2001, month: 1, day: 1)
+            guard let date = Double(literal).flatMap({ PartialDate.fromSeconds($0, sinceDayNumber: epoch) }) else {
+                problems.append(TreeProblem(.invalidField, "\"\(key)\": \(literal) seconds since 2001 is no date between the years 1 and 9999", at: location.appending(key)))
+                return nil
+            }
+            return date
         case .object(let timestamp):
             if let seconds = (timestamp["seconds"] ?? timestamp["_seconds"])?.doubleValue {
-                return PartialDate.fromSeconds(seconds, sinceDayNumber: 0)
+                guard let date = PartialDate.fromSeconds(seconds, sinceDayNumber: 0) else {
+                    problems.append(TreeProblem(.invalidField, "\"\(key)\": a timestamp of \(seconds) seconds is no date between the years 1 and 9999", at: location.appending(key)))
+                    return nil
+                }
+                return date
             }
             wrongType(key, expected: "a date string", found: value)
             return nil

@@ -12,7 +12,10 @@ extension FamilyGraph {
         for link in topology.crossLinks { childrenOf[link.parent].append(link.child) }
         for step in [{ (member: Int) in self.parents(ofMemberAt: member) }, { (member: Int) in childrenOf[member] }] {
             var frontier = [root]
-            for _ in 0..<max(0, generations) {
+            var generation = 0
+            // Stops where the family ends, so a huge `generations` costs no more than the tree.
+            while generation < generations, !frontier.isEmpty {
+                generation += 1
                 var next: [Int] = []
                 for member in frontier {
                     for relative in step(member) where !included[relative] {

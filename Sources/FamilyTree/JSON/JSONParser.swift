@@ -30,7 +30,7 @@ public enum JSONParser {
         }
         var locations: [String: [SourceLocation]] = [:]
         for (key, offsets) in scanner.topLevelElementOffsets {
-            locations[key] = offsets.map { scanner.location(ofOffset: $0) }
+            locations[key] = scanner.locations(ofAscendingOffsets: offsets)
         }
         return JSONDocument(root: root, elementLocations: locations)
     }
@@ -50,7 +50,7 @@ private struct Scanner {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    static let maximumDepth = 512
+    static let maximumDepth = InputLimits.jsonDepth
 
     /// Offsets of the first byte of every line after the first, built on first use.
     private lazy var lineStarts: [Int] = {
@@ -72,6 +72,31 @@ private struct Scanner {
         var column = 1
         for byte in bytes[lineStart..<min(offset, bytes.count)] where byte & 0xC0 != 0x80 { column += 1 }
         return SourceLocation(line: low + 1, column: column)
+    }
+
+    /// The locations of ascending offsets in one pass: a minified file (one long line) must not
+    /// count each element's column from the start of the line again.
+    func locations(ofAscendingOffsets offsets: [Int]) -> [SourceLocation] {
+        var result: [SourceLocation] = []
+        result.reserveCapacity(offsets.count)
+        var line = 1
+        var column = 1
+        var position = 0
+        for offset in offsets {
+            let end = min(offset, bytes.count)
+            while position < end {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+                position += 1
+            }
+            result.append(SourceLocation(line: line, column: column))
+        }
+        return result
     }
 
     mutating func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -212,7 +237,8 @@ private struct Scanner {
                 result.unicodeScalars.append(try parseEscape())
                 runStart = index
             case 0x00..<0x20:
-                throw error("control character in a string (escape it as \\u00\(String(byte, radix: 16)))")
+                let hex = String(byte, radix: 16, uppercase: true)
+                throw error("control character in a string (escape it as \\u00\(hex.count == 1 ? "0" : "")\(hex))")
             default:
                 index += 1
             }

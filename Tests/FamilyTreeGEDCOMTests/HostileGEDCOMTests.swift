@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import FamilyTree
+@testable import FamilyTreeGEDCOM
+
+/// GEDCOM an attacker would write, and names that try to become GEDCOM records on export.
+@Suite struct HostileGEDCOMTests {
+    @Test(arguments: ["1234567890123456789", "99999999999999999999999", "100"])
+    func aLevelWithTooManyDigitsIsABadLineNotAnOverflow(level: String) throws {
+        let text = "0 HEAD\n1 GEDC\n2 VERS 7.0\n0 @I1@ INDI\n1 NAME Ann /Berg/\n\(level) @I2@ INDI\n0 TRLR\n"
+        let imported = try GEDCOMImport(bytes: Array(text.utf8))
+        #expect(imported.document.members.map(\.id) == ["I1"])
+        #expect(imported.warnings.contains { $0.line == 6 })
+    }
+
+    @Test(arguments: [GEDCOMExport.Version.v7, .v551])
+    func namesAndNotesCannotStartARecordOnExport(version: GEDCOMExport.Version) throws {
+        var ann = Member(id: "ann\n0 @X0@ INDI", firstName: "Ann\n0 @X1@ INDI", lastName: "Berg\r\n0 @X2@ FAM", nickname: "N\u{2028}0 TRLR")
+        ann.notes = "line one\r\n0 @X3@ INDI\r1 NAME Evil\u{85}0 TRLR"
+        let bob = Member(id: "bob", firstName: "@Bob\u{1B}[31m")
+        let graph = try FamilyGraph(members: [ann, bob], unions: [Union(id: "u\n0 @X4@ FAM", partners: [ann.id, "bob"])])
+        let exported = GEDCOMExport(version: version).write(graph)
+        // Every line is `level [xref] TAG`: no level-0 line but the records we wrote.
+        let levelZero = exported.split(separator: "\n").filter { $0.hasPrefix("0 ") }
+        #expect(levelZero == ["0 HEAD", "0 @I1@ INDI", "0 @I2@ INDI", "0 @F1@ FAM", "0 TRLR"])
+        #expect(!exported.contains("\r") && !exported.unicodeScalars.contains("\u{1B}"))
+        let reimported = try GEDCOMImport(bytes: Array(exported.utf8))
+        #expect(reimported.document.members.count == 2)
+        #expect(reimported.document.unions.count == 1)
+        // The note keeps its lines as CONT lines.
+        let note = try #require(reimported.document.members.first?.notes)
+        #expect(note.split(separator: "\n").count == 4)
+    }
+
+    @Test(arguments: ["ANSEL", "ANSI", "WINDOWS-1252"])
+    func utf8DeclaredAsAnEightBitSetIsReadAsUTF8WithAWarning(declared: String) throws {
+        let text = "0 HEAD\n1 CHAR \(declared)\n0 @I1@ INDI\n1 NAME Jürgen /Müller-Łukasz/\n0 TRLR\n"
+        let imported = try GEDCOMImport(bytes: Array(text.utf8))
+        let jurgen = try #require(imported.document.members.first)
+        #expect(jurgen.firstName == "Jürgen" && jurgen.lastName == "Müller-Łukasz")
+        #expect(imported.encoding == "UTF-8")
+        #expect(imported.warnings.contains { $0.message.contains("declares CHAR \(declared) but is UTF-8") })
+    }
+
+    @Test func realANSELIsStillReadAsANSEL() throws {
+        // ANSEL: the combining diaeresis (0xE8) comes before its letter.
+        let bytes = Array("0 HEAD\n1 CHAR ANSEL\n0 @I1@ INDI\n1 NAME J".utf8) + [0xE8, 0x75] + Array("rgen /M/\n0 TRLR\n".utf8)
+        let imported = try GEDCOMImport(bytes: bytes)
+        #expect(imported.document.members.first?.firstName == "Jürgen")
+        #expect(imported.encoding == "ANSEL")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import FamilyTree
+import FamilyTreeLayout
+@testable import FamilyTreeRender
+import TestSupport
+
+/// Text that tries to break out of its quoting, in every class of character, as ids, names and
+/// notes; each output must parse back (DOT by real `dot`, SVG by an XML parser) with nothing of
+/// the text turned into code.
+@Suite struct HostileTextTests {
+    /// Pieces that have broken or could break a writer's quoting.
+    static let pieces: [String] = [
+        "a\\", "\\", "\\\\", "\\\"", "\"", "q\"\u{301}", "]; X [URL=<javascript:alert(1)>]", "\"]; Y [URL=\"javascript:alert(2)\"]; z=\"",
+        "line\nbreak", "cr\r\nlf", "tab\there", "nul\u{0}byte", "esc\u{1B}[31m", "\u{FFFE}\u{FFFF}", "<b>bold</b> & &amp;",
+        "</script><script>alert(3)</script>", "{ } -> -- // /* #", "🌳 \u{202E}rtl", "u:x", "m:y", "100%", "%41", "\\N \\G \\L",
+    ]
+
+    /// A tree whose every member has one piece as id, first name, last name and notes, all in one
+    /// union's children so the unions are hostile too.
+    static func hostileGraph() throws -> FamilyGraph {
+        var members: [Member] = [Member(id: "x", firstName: "Parent")]
+        for (index, piece) in pieces.enumerated() {
+            var member = Member(id: piece, firstName: piece, lastName: "L" + piece)
+            member.notes = piece
+            member.nickname = "n" + String(index)
+            members.append(member)
+        }
+        let unions = [Union(id: "x", partners: ["x"], children: pieces.map { ChildLink($0) })]
+            + [Union(id: "\\\"]; evil", partners: ["a\\", "\\"], children: [])]
+        return try FamilyGraph(members: members, unions: unions)
+    }
+
+    @Test func structureDOTIsReadBackByDotWithEveryNameAndLabelIntact() throws {
+        let graph = try Self.hostileGraph()
+        let dot = DOTWriter().structure(graph)
+        let json = try runGraphviz("dot", ["-Tjson0"], input: dot)
+        let all = try #require((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["objects"] as? [[String: Any]])
+        // Subgraphs (the rank=same groups) list their nodes; the rest are nodes.
+        let objects = all.filter { $0["nodes"] == nil }
+        let names = Set(objects.compactMap { $0["name"] as? String })
+        // One node per member and per union, each named as the writer named it: nothing merged, nothing added.
+        let expected = Set(graph.members.map(StructureGraph.memberNodeName) + graph.unions.map(StructureGraph.unionNodeName))
+        #expect(names == expected)
+        #expect(objects.count == graph.members.count + graph.unions.count)
+        #expect(!objects.contains { $0["URL"] != nil || $0["href"] != nil })
+        let labeler = Labeler()
+        for member in graph.members {
+            let object = try #require(objects.first { $0["name"] as? String == StructureGraph.memberNodeName(member) })
+            // Graphviz keeps labels as escStrings; ours come back exactly as written, less what XML forbids.
+            let expectedLabel = StructureGraph.escString(labeler.lines(for: member).joined(separator: "\n")).unicodeScalars
+                .filter { $0 == "\t" || SafeText.isXMLCharacter($0) && !SafeText.isTerminalControl($0) }
+            #expect((object["label"] as? String)?.unicodeScalars.elementsEqual(expectedLabel) == true, "label of \(member.id.debugDescription)")
+        }
+    }
+
+    @Test func positionedDOTAndDotsOwnSVGParseBack() throws {
+        let graph = try Self.hostileGraph()
+        let layout = LayeredLayout().place(graph)
+        let positioned = DOTWriter().positioned(layout, of: graph)
+        let svg = try runGraphviz("neato", ["-n2", "-Tsvg"], input: positioned)
+        try expectWellFormedXML(svg)
+        // The text "javascript:" is in names; a link (`xlink:href`) would be code.
+        #expect(!svg.contains("xlink:href"))
+        let plain = try runGraphviz("dot", ["-Tsvg"], input: DOTWriter().structure(graph))
+        try expectWellFormedXML(plain)
+        #expect(!plain.contains("xlink:href"))
+    }
+
+    @Test func ourSVGIsWellFormedAndHoldsNoMarkupFromNames() throws {
+        let graph = try Self.hostileGraph()
+        var output = CollectedOutput()
+        try SVGRenderer().render(LayeredLayout().place(graph), of: graph, to: &output)
+        let svg = output.text
+        try expectWellFormedXML(svg)
+        #expect(!svg.contains("<script"))
+        #expect(!svg.contains("<b>"))
+        #expect(!svg.unicodeScalars.contains { !SafeText.isXMLCharacter($0) })
+    }
+
+    @Test func aMemberNamedLikeAUnionNodeKeepsItsOwnNode() throws {
+        let graph = try FamilyGraph(members: [Member(id: "p", firstName: "P"), Member(id: "u:f", firstName: "Child")],
+                                    unions: [Union(id: "f", partners: ["p"], children: [ChildLink("u:f")])])
+        let dot = DOTWriter().structure(graph)
+        #expect(dot.contains(#""u:f" -> "m:u:f""#))
+        #expect(!dot.contains(#""u:f" -> "u:f""#))
+    }
+
+    @Test func dotQuotingNeverEndsAStringEarly() {
+        #expect(DOTWriter.quoted(#"a\"#) == #""a\\""#)
+        #expect(DOTWriter.quoted(#"a\"b"#) == #""a\\\"b""#)
+        #expect(DOTWriter.quoted(#"a\\"#) == #""a\\""#)
+        #expect(DOTWriter.quoted("a\\\nb") == "\"a\\\\\nb\"")
+        #expect(DOTWriter.quoted("q\"\u{301}") == "\"q\\\"\u{301}\"")
+    }
+}
+
+/// Parses `text` with Python's XML parser (expat): any error is a failed expectation.
+func expectWellFormedXML(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let result = try ChildProcess.run("python3", ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.buffer.read())"], input: text)
+    #expect(result.status == 0, "not well-formed XML: \(result.stderr)", sourceLocation: sourceLocation)
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import FamilyTree
+import TestSupport
+@testable import familytree
+
+/// The command line against hostile files and paths: links, devices, read-only files, killed
+/// writes, endless input, zip bombs, damaged archives, control characters meant for the terminal.
+@Suite struct HostileCLITests {
+    @Test func aSymlinkedTreeIsWrittenThroughItsLinkAndKeepsItsMode() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(at: scratch.path("real"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: scratch.path("tree.json"), to: scratch.path("real/tree.json"))
+        chmod(scratch.path("real/tree.json").path, 0o600)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("tree.json").path, withDestinationPath: "real/tree.json")
+        #expect(scratch.run("link", "mei", "padraig", "--tree", scratch.path("tree.json").path) == 0)
+        // Still a link, and the file it points at got the edit.
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.path("tree.json").path) == "real/tree.json")
+        #expect(try scratch.read("real/tree.json").contains("\"toNewParent\": \"padraig\""))
+        var status = stat()
+        #expect(stat(scratch.path("real/tree.json").path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func aReadOnlyTreeIsRefusedAndUntouched() throws {
+        let scratch = try Scratch()
+        let before = try scratch.read("tree.json")
+        chmod(scratch.path("tree.json").path, 0o444)
+        // As root too: root may write anything, but a file made read-only says "do not change me".
+        #expect(scratch.run("link", "mei", "padraig", "--tree", scratch.path("tree.json").path) == 1)
+        #expect(try scratch.read("tree.json") == before)
+        #expect(try scratch.files() == ["tree.json"])
+    }
+
+    @Test func devicesAreWrittenToNotReplaced() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "-o", "/dev/null") == 0)
+        #expect(scratch.run("export", scratch.path("tree.json").path, "-o", "/dev/null") == 0)
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func temporaryFilesArePrivateAndAKilledWritesLeftoversAreRemoved() throws {
+        let scratch = try Scratch()
+        // A run killed mid-write left its temporary file; its process is gone.
+        let abandoned = scratch.path(".out.svg.2147483000.12345.tmp")
+        try "half a drawing".write(to: abandoned, atomically: false, encoding: .utf8)
+        var temporaryMode: mode_t = 0
+        try TreeFiles.write(to: scratch.path("out.svg").path) { output in
+            let names = try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path)
+            let temporary = try #require(names.first { $0.hasPrefix(".out.svg.\(getpid()).") })
+            var status = stat()
+            _ = stat(scratch.path(temporary).path, &status)
+            temporaryMode = status.st_mode & 0o777
+            try output.write(Array("<svg/>".utf8)[...])
+        }
+        #expect(temporaryMode == 0o600)
+        #expect(try scratch.files() == ["out.svg", "tree.json"])
+        #expect(try scratch.read("out.svg") == "<svg/>")
+    }
+
+    @Test func anEndlessStreamIsAnErrorNotAllTheMemory() throws {
+        #expect {
+            _ = try TreeFiles.read("/dev/zero", limit: 4 << 20)
+        } throws: { error in
+            String(describing: error).contains("is larger than 4 MiB")
+        }
+    }
+
+    /// A GEDZIP archive made by Python's zipfile, with `gedcom.ged` holding `text`.
+    func gedzip(_ scratch: Scratch, _ name: String, _ script: String) throws -> String {
+        let path = scratch.path(name).path
+        let result = try ChildProcess.run("python3", ["-c", "import sys, zipfile\n" + script, path])
+        try #require(result.status == 0, "\(result.stderr)")
+        return path
+    }
+
+    @Test func aZipBombIsRefusedBeforeItExpands() throws {
+        let scratch = try Scratch()
+        let bomb = try gedzip(scratch, "bomb.gdz", """
+        with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+            z.writestr('gedcom.ged', b'0 HEAD\\n1 GEDC\\n2 VERS 7.0\\n1 NOTE ' + b'A' * (200 << 20) + b'\\n0 TRLR\\n')
+        """)
+        #expect {
+            _ = try GEDCOMFile.read(try TreeFiles.read(bomb), name: "bomb.gdz")
+        } throws: { error in
+            String(describing: error).contains("would expand to")
+        }
+    }
+
+    @Test func aDamagedArchiveIsRefusedNotImportedWithANameLost() throws {
+        let scratch = try Scratch()
+        let damaged = try gedzip(scratch, "damaged.gdz", """
+        with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z:
+            z.writestr('gedcom.ged', b'0 HEAD\\n1 GEDC\\n2 VERS 7.0\\n0 @I1@ INDI\\n1 NAME Johann /Bach/\\n0 TRLR\\n')
+        data = bytearray(open(sys.argv[1], 'rb').read())
+        data[data.index(b'Johann')] = ord('X')
+        open(sys.argv[1], 'wb').write(data)
+        """)
+        #expect(scratch.run("validate", damaged) == 1)
+        #expect {
+            _ = try GEDCOMFile.read(try TreeFiles.read(damaged), name: "damaged.gdz")
+        } throws: { error in
+            String(describing: error).contains("CRC-32")
+        }
+    }
+
+    @Test func aHugeGenerationCountIsTheWholeFamilyNotALoop() throws {
+        let scratch = try Scratch()
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--root", "peter", "--generations", "99999999999", "-o", scratch.path("all.svg").path) == 0)
+        #expect(scratch.run("render", scratch.path("tree.json").path, "--root", "peter", "--generations", "50", "-o", scratch.path("fifty.svg").path) == 0)
+        #expect(try scratch.read("all.svg") == scratch.read("fifty.svg"))
+    }
+
+    @Test func usageErrorsExitTwoAndBadInputExitsOne() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run("birthdays", tree, "--today", "9999-99-99") == 2)
+        #expect(scratch.run("calendar", tree, "--today", "x", "--ics") == 2)
+        try scratch.write("bad.ged", "0 HEAD\n0 @I1@ INDI\n1 NAME A\n")
+        try scratch.write("bad.json", "{\"members\": [{\"id\": \"a\", \"firstName\": \"A\", \"birthday\": 1e400}]}")
+        #expect(scratch.run("validate", scratch.path("bad.json").path) == 1)
+    }
+
+    @Test func theEndOfTimeRendersEveryCalendar() throws {
+        let scratch = try Scratch()
+        try scratch.write("late.json", #"{"members": [{"id": "a", "firstName": "A", "birthday": "9999-12-31"}], "unions": []}"#)
+        let tree = scratch.path("late.json").path
+        #expect(scratch.run("birthdays", tree, "--today", "9999-12-31") == 0)
+        #expect(scratch.run("calendar", tree, "--month", "9999-12", "-o", scratch.path("m.svg").path) == 0)
+        #expect(scratch.run("calendar", tree, "--year", "9999", "-o", scratch.path("y.svg").path) == 0)
+        #expect(scratch.run("calendar", tree, "--ics", "--today", "9999-12-31", "-o", scratch.path("c.ics").path) == 0)
+    }
+}
+
+/// The real binary, for what reaches the terminal.
+@Suite struct TerminalOutputTests {
+    @Test func controlCharactersInNamesNeverReachTheTerminal() throws {
+        let binary = ProcessTests.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the CLI first: swift build")
+        let tree = #"{"members": [{"id": "e\u001b]0;owned\u0007", "firstName": "Eve\u001b[2J\u009b31m", "birthday": "1990-05-05"}], "unions": []}"#
+        let listed = try ChildProcess.run(binary, ["birthdays", "-", "--today", "2026-01-01"], input: tree)
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains(#"Eve\u{1B}[2J\u{9B}31m"#))
+        let refused = try ChildProcess.run(binary, ["render", "-", "--root", "Eve\u{1B}[2J"], input: tree)
+        #expect(refused.status == 1)
+        for output in [listed.stdout, listed.stderr, refused.stdout, refused.stderr] {
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\u{7}" })
+        }
+    }
+}

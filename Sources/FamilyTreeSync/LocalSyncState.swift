@@ -1,3 +1,4 @@
+import FamilyTree
 import GRDB
 
 /// What one device knows of one user's documents in one store: the last version of each document
@@ -30,6 +31,10 @@ public final class LocalSyncState: Sendable {
                         PRIMARY KEY (collection, doc_id)
                     ) WITHOUT ROWID;
                     CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS pending (
+                        collection TEXT NOT NULL, doc_id TEXT NOT NULL, body_hash TEXT NOT NULL,
+                        PRIMARY KEY (collection, doc_id, body_hash)
+                    ) WITHOUT ROWID;
                     CREATE TABLE IF NOT EXISTS conflicts (
                         id INTEGER PRIMARY KEY AUTOINCREMENT, collection TEXT NOT NULL, doc_id TEXT NOT NULL,
                         field TEXT, local_value TEXT, store_value TEXT, restored INTEGER NOT NULL DEFAULT 0
@@ -70,9 +75,13 @@ public final class LocalSyncState: Sendable {
         try run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
     }
 
-    /// Records what the store now holds for these documents, in one local transaction.
+    /// Records what the store now holds for these documents, in one local transaction; writes
+    /// noted as pending for them are settled.
     public func record(_ documents: [(DocumentKey, Base)]) throws(SyncError) {
-        try run { db in try Self.upsert(documents, in: db) }
+        try run { db in
+            try Self.upsert(documents, in: db)
+            try Self.settlePending(documents.map(\.0), in: db)
+        }
     }
 
     /// Records a pulled page and moves the checkpoint past it, in one local transaction: a pull
@@ -81,8 +90,39 @@ public final class LocalSyncState: Sendable {
         guard let last = page.last else { return }
         try run { db in
             try Self.upsert(page.map { ($0.key, Base(body: $0.body, version: $0.version, isDeleted: $0.isDeleted)) }, in: db)
+            try Self.settlePending(page.map(\.key), in: db)
             try db.execute(sql: "INSERT INTO checkpoint (id, seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq)", arguments: [last.sequence])
         }
+    }
+
+    /// Notes, before a batch is sent, what this device is about to write: should the store commit
+    /// it and the reply be lost (a kill, a dropped connection), the next sync recognises the
+    /// store's version as this device's own write rather than someone else's edit.
+    public func notePending(_ writes: [DocumentWrite]) throws(SyncError) {
+        guard !writes.isEmpty else { return }
+        try run { db in
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO pending (collection, doc_id, body_hash) VALUES (?, ?, ?)")
+            for write in writes {
+                try statement.execute(arguments: [write.key.collection.rawValue, write.key.id, Self.pendingHash(body: write.body, isDeleted: write.isDeleted)])
+            }
+        }
+    }
+
+    /// Whether any write this device sent is still unacknowledged.
+    public func hasPendingWrites() throws(SyncError) -> Bool {
+        try run { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM pending LIMIT 1") ?? false }
+    }
+
+    /// Whether this device sent `body` (or its tombstone) for `key` and never heard back.
+    public func isOwnPendingWrite(_ key: DocumentKey, body: String, isDeleted: Bool) throws(SyncError) -> Bool {
+        try run { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM pending WHERE collection = ? AND doc_id = ? AND body_hash = ?",
+                              arguments: [key.collection.rawValue, key.id, Self.pendingHash(body: body, isDeleted: isDeleted)]) ?? false
+        }
+    }
+
+    static func pendingHash(body: String, isDeleted: Bool) -> String {
+        (isDeleted ? "d" : "b") + StableHash.fnv1a64(body) + String(body.utf8.count, radix: 16)
     }
 
     public func addConflicts(_ conflicts: [MergeConflict]) throws(SyncError) {
@@ -106,6 +146,13 @@ public final class LocalSyncState: Sendable {
 
     public func markRestored(_ id: Int64) throws(SyncError) {
         try run { db in try db.execute(sql: "UPDATE conflicts SET restored = 1 WHERE id = ?", arguments: [id]) }
+    }
+
+    private static func settlePending(_ keys: [DocumentKey], in db: Database) throws {
+        // Nothing pending is the common case: one probe instead of a delete per document.
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pending LIMIT 1") ?? false else { return }
+        let settle = try db.cachedStatement(sql: "DELETE FROM pending WHERE collection = ? AND doc_id = ?")
+        for key in keys { try settle.execute(arguments: [key.collection.rawValue, key.id]) }
     }
 
     private static func upsert(_ documents: [(DocumentKey, Base)], in db: Database) throws {

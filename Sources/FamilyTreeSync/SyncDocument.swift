@@ -90,6 +90,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case busy(String)
     /// The store failed.
     case store(String)
+    /// A document (from the store or the tree file) that is no record of its collection: not an
+    /// object, no id, an id other than its key's. Nothing is written.
+    case invalidDocument(DocumentKey?, String)
 
     public var description: String {
         switch self {
@@ -99,6 +102,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedStore(let url): "unsupported store \"\(url)\": use sqlite:PATH or postgres://user@host:port/db"
         case .busy(let lock): "another sync of this user is running on this device (lock \(lock))"
         case .store(let reason): "store error: \(reason)"
+        case .invalidDocument(let key?, let reason): "document \(key): \(reason); nothing was written"
+        case .invalidDocument(nil, let reason): "\(reason); nothing was written"
         }
     }
 }

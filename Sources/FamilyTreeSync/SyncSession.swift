@@ -53,6 +53,7 @@ public struct SyncSession: Sendable {
             guard round <= 10 else { throw .store("documents kept changing in the store while merging; try again") }
             var retry: [DocumentWrite] = []
             for batch in Self.batches(pending) {
+                try state.notePending(batch)
                 let outcomes = try store.push(user: user, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
@@ -64,6 +65,13 @@ public struct SyncSession: Sendable {
                         let base = LocalSyncState.Base(body: write.body, version: version, isDeleted: write.isDeleted)
                         recorded.append((write.key, base))
                         bases[write.key] = base
+                    case .conflict(let current) where try state.isOwnPendingWrite(write.key, body: current.body, isDeleted: current.isDeleted):
+                        // The store holds what this device sent earlier and never heard back about:
+                        // that is the base now, and this newer write simply goes on top of it.
+                        let known = LocalSyncState.Base(body: current.body, version: current.version, isDeleted: current.isDeleted)
+                        recorded.append((write.key, known))
+                        bases[write.key] = known
+                        retry.append(DocumentWrite(key: write.key, body: write.body, isDeleted: write.isDeleted, baseVersion: current.version))
                     case .conflict(let current):
                         report.merged += 1
                         let base = bases[write.key].flatMap { $0.isDeleted ? nil : $0.body }
@@ -121,13 +129,16 @@ public struct SyncSession: Sendable {
         var report = PullReport()
         // What each pulled document was before this pull, and what it is now; only these can change.
         var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
+        let hasPendingWrites = try state.hasPendingWrites()
         while true {
             let page = try store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
             if local != nil {
                 let prior = try state.bases(for: page.map(\.key).filter { changes[$0] == nil })
                 for document in page {
                     let after = LocalSyncState.Base(body: document.body, version: document.version, isDeleted: document.isDeleted)
-                    changes[document.key] = (changes[document.key].map(\.before) ?? prior[document.key], after)
+                    // This device's own write whose reply was lost: what it wrote is what it had seen.
+                    let own = hasPendingWrites ? try state.isOwnPendingWrite(document.key, body: document.body, isDeleted: document.isDeleted) : false
+                    changes[document.key] = (own ? after : changes[document.key].map(\.before) ?? prior[document.key], after)
                 }
             }
             try state.recordPage(page)

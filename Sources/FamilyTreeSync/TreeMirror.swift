@@ -6,38 +6,93 @@ public enum TreeMirror {
     /// The documents of a tree file's root object.
     public static func documents(of root: JSONValue) throws(SyncError) -> [DocumentKey: String] {
         var documents: [DocumentKey: String] = [:]
-        let collections: [(String, SyncCollection)] = [("members", .familyTree), ("unions", .unions), ("crossBloodlineConnections", .crossBloodlineConnections)]
-        for (field, collection) in collections {
+        for (field, collection) in fields {
             for (position, record) in (root[field]?.arrayValue ?? []).enumerated() {
-                guard let id = record["id"]?.stringValue ?? record["id"].flatMap(numberText), !id.isEmpty else {
-                    throw .store("\(field)[\(position)] has no id, so it cannot be a document")
+                guard case .object = record, let id = identifier(of: record) else {
+                    throw .invalidDocument(nil, "\(field)[\(position)] is no record with an id, so it cannot be a document")
                 }
-                documents[DocumentKey(collection, id)] = JSONWriter.compactString(from: record)
+                let key = DocumentKey(collection, id)
+                guard documents[key] == nil else { throw .invalidDocument(key, "\(field)[\(position)] repeats the id \"\(id)\"") }
+                documents[key] = JSONWriter.compactString(from: record)
             }
         }
         return documents
     }
 
-    private static func numberText(_ value: JSONValue) -> String? {
-        if case .number(let literal) = value { return literal }
-        return nil
+    private static let fields: [(String, SyncCollection)] = [("members", .familyTree), ("unions", .unions), ("crossBloodlineConnections", .crossBloodlineConnections)]
+
+    private static func identifier(of record: JSONValue) -> String? {
+        switch record["id"] {
+        case .string(let id)? where !id.isEmpty: id
+        case .number(let literal)?: literal
+        default: nil
+        }
     }
 
-    /// The tree file for a set of documents: records in id order, so the same documents always give the same file.
+    /// The tree file for a set of documents: records in id order, so the same documents always
+    /// give the same file. Every document must be a JSON object whose id is its key's.
     public static func tree(from documents: [DocumentKey: String]) throws(SyncError) -> JSONValue {
         var lists: [SyncCollection: [JSONValue]] = [:]
         for key in documents.keys.sorted() {
+            let record: JSONValue
             do {
-                lists[key.collection, default: []].append(try JSONParser.parse(documents[key]!).root)
+                record = try JSONParser.parse(documents[key]!).root
             } catch {
-                throw .store("\(key) holds no valid JSON: \(error)")
+                throw .invalidDocument(key, "holds no valid JSON (\(error))")
             }
+            guard case .object = record else { throw .invalidDocument(key, "holds \(record.kindDescription), not a record") }
+            guard identifier(of: record) == key.id else {
+                throw .invalidDocument(key, "its \"id\" is \(record["id"].map(JSONWriter.compactString) ?? "missing"), not \"\(key.id)\"")
+            }
+            lists[key.collection, default: []].append(record)
         }
         return .object([
             "members": .array(lists[.familyTree] ?? []),
             "unions": .array(lists[.unions] ?? []),
             "crossBloodlineConnections": .array(lists[.crossBloodlineConnections] ?? []),
         ])
+    }
+
+    /// The tree without references a merge left pointing at members no longer in it (another
+    /// device deleted them): unions lose those partners and children (and go when no partner is
+    /// left), connections to them go. Each repair is described, for the user.
+    public static func droppingDanglingReferences(_ tree: JSONValue) -> (tree: JSONValue, repairs: [String]) {
+        guard case .object(var root) = tree else { return (tree, []) }
+        let members = Set((root["members"]?.arrayValue ?? []).compactMap(identifier(of:)))
+        func reference(_ value: JSONValue) -> String? {
+            value.stringValue ?? (value["id"]?.stringValue) ?? (value["member"]?.stringValue)
+        }
+        var repairs: [String] = []
+        var unions: [JSONValue] = []
+        for union in root["unions"]?.arrayValue ?? [] {
+            guard case .object(var fields) = union else { unions.append(union); continue }
+            let id = identifier(of: union) ?? "?"
+            var missing: [String] = []
+            for field in ["partners", "children"] {
+                guard let list = fields[field]?.arrayValue else { continue }
+                let kept = list.filter { entry in
+                    guard let member = reference(entry), !members.contains(member) else { return true }
+                    missing.append(member)
+                    return false
+                }
+                fields[field] = .array(kept)
+            }
+            guard !missing.isEmpty else { unions.append(union); continue }
+            if fields["partners"]?.arrayValue?.isEmpty ?? true {
+                repairs.append("union \(id) named only members no longer in the tree (\(missing.joined(separator: ", "))); left out")
+            } else {
+                repairs.append("union \(id) named members no longer in the tree: \(missing.joined(separator: ", ")); they are left out of it")
+                unions.append(.object(fields))
+            }
+        }
+        root["unions"] = .array(unions)
+        root["crossBloodlineConnections"] = .array((root["crossBloodlineConnections"]?.arrayValue ?? []).filter { connection in
+            let ends = [connection["fromChild"]?.stringValue, connection["toNewParent"]?.stringValue]
+            guard ends.contains(where: { $0.map { !members.contains($0) } ?? false }) else { return true }
+            repairs.append("cross-bloodline connection \(identifier(of: connection) ?? "?") points at a member no longer in the tree; left out")
+            return false
+        })
+        return (.object(root), repairs)
     }
 }
 

@@ -49,7 +49,17 @@ struct SyncOptions: ParsableArguments {
         let url = storeURL
         if url.hasPrefix("sqlite:") {
             let path = String(url.dropFirst("sqlite:".count))
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard !path.isEmpty else { throw SyncError.unsupportedStore("sqlite: needs a file path, for example sqlite:/home/me/family.sqlite") }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            // Only the default store's folder is made; a store elsewhere must name a folder that exists.
+            if store == nil {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } else {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw CLIError.fileAccess(path: path, reason: "the folder \(directory.path) does not exist")
+                }
+            }
             return try SQLiteDocumentStore(path: path)
         }
         #if PostgreSQL
@@ -62,13 +72,28 @@ struct SyncOptions: ParsableArguments {
         throw SyncError.unsupportedStore(url)
     }
 
+    /// The user id as a file name, one to one: letters, digits and `-` as they are, every other
+    /// character as `%XX` bytes, so `a.b`, `a_b` and `a/b` never share a device state.
+    static func fileName(forUser user: String) throws(SyncError) -> String {
+        var name = ""
+        for scalar in user.unicodeScalars {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" {
+                name.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { name += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
+            }
+        }
+        // File names stop at 255 bytes; the state's name adds the store's hash.
+        guard name.utf8.count <= 200 else { throw .accessDenied("the user id is too long (at most 200 bytes as a file name)") }
+        return name
+    }
+
     /// This device's state for this user in this store, and the lock that keeps syncs of the user one at a time.
     func openSession() throws -> (SyncSession, SyncLock) {
         guard !user.isEmpty else { throw SyncError.missingUser }
         let directory = Self.home.appendingPathComponent("sync")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let safeUser = String(user.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-        let base = directory.appendingPathComponent("\(safeUser)-\(StableHash.fnv1a64(storeURL))")
+        let base = directory.appendingPathComponent("\(try Self.fileName(forUser: user))-\(StableHash.fnv1a64(storeURL))")
         let lock = try SyncLock(path: base.path + ".lock")
         let state = try LocalSyncState(path: base.path + ".sqlite")
         var session = try SyncSession(store: try openStore(), state: state, user: user)
@@ -94,24 +119,26 @@ enum ProgressLine {
 }
 
 enum SyncTree {
+    /// The documents of a tree file, which must be a valid tree: an invalid one is never sent.
     static func documents(of path: String) throws -> [DocumentKey: String] {
         let bytes = try TreeFiles.read(path)
+        let document = try TreeDocument(json: bytes, file: path)
+        _ = try FamilyGraph(document: document, file: path)
         let root: JSONValue
         do { root = try JSONParser.parse(bytes).root } catch { throw FamilyTreeError.malformedJSON(file: path, error) }
         return try TreeMirror.documents(of: root)
     }
 
-    /// Writes the tree the documents make, and reports references a merge left pointing at nobody.
+    /// Writes the tree the documents make, without references a merge left pointing at nobody
+    /// (each repair reported). Documents that make no valid tree are an error and nothing is written.
     static func write(_ documents: [DocumentKey: String], to path: String) throws {
-        let text = JSONWriter.string(from: try TreeMirror.tree(from: documents))
-        let document = try TreeDocument(json: Array(text.utf8), file: path)
-        let members = Set(document.members.map(\.id))
-        for connection in document.crossBloodlineConnections where !members.contains(connection.fromChild) || !members.contains(connection.toNewParent) {
-            Console.error("familytree: sync: cross-bloodline connection \(connection.id) points at a member that is no longer in the tree")
-        }
-        for union in document.unions {
-            let missing = (union.partners + union.children.map(\.member)).filter { !members.contains($0) }
-            if !missing.isEmpty { Console.error("familytree: sync: union \(union.id) names members no longer in the tree: \(missing.joined(separator: ", "))") }
+        let (tree, repairs) = TreeMirror.droppingDanglingReferences(try TreeMirror.tree(from: documents))
+        for repair in repairs { Console.error("familytree: sync: \(repair)") }
+        let text = JSONWriter.string(from: tree)
+        do {
+            _ = try FamilyGraph(document: try TreeDocument(json: Array(text.utf8), file: "the store's documents"), file: "the store's documents")
+        } catch {
+            throw SyncError.invalidDocument(nil, "\(error)")
         }
         try TreeFiles.write(text, to: path)
     }
@@ -173,7 +200,7 @@ struct SyncStatusCommand: ParsableCommand {
         }
         let open = try session.state.conflicts().filter { !$0.isRestored }.count
         lines.append("conflicts: \(open)")
-        Console.output(lines.joined(separator: "\n") + "\n")
+        Console.say(lines.joined(separator: "\n") + "\n")
     }
 }
 
@@ -196,7 +223,7 @@ struct SyncConflictsCommand: ParsableCommand {
             for stored in conflicts {
                 let conflict = stored.conflict
                 let field = conflict.field.map { ".\($0)" } ?? ""
-                Console.output("#\(stored.id) \(conflict.key)\(field): kept \(conflict.storeValue ?? "(none)"), yours was \(conflict.localValue ?? "(none)")\(stored.isRestored ? " [restored]" : "")\n")
+                Console.say("#\(stored.id) \(conflict.key)\(field): kept \(conflict.storeValue ?? "(none)"), yours was \(conflict.localValue ?? "(none)")\(stored.isRestored ? " [restored]" : "")\n")
             }
             if conflicts.isEmpty { Console.output("no conflicts\n") }
             return

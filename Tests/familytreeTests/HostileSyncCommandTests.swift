@@ -1,0 +1,78 @@
+import FamilyTree
+import FamilyTreeSync
+import Foundation
+import Testing
+import TestSupport
+
+/// `familytree sync` with hostile user ids, store documents and trees, as a real process.
+@Suite struct HostileSyncCommandTests {
+    let scratch: Scratch
+    let home: String
+
+    init() throws {
+        scratch = try Scratch()
+        home = scratch.path("home").path
+    }
+
+    func sync(_ arguments: [String]) throws -> ChildProcess.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary.path), "build the CLI first: swift build")
+        return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(home)", ProcessTests.binary.path, "sync"] + arguments)
+    }
+
+    @Test func userIdsThatLookAlikeKeepTheirOwnStateAndDocuments() throws {
+        let store = "sqlite:" + scratch.path("store.sqlite").path
+        let tree = scratch.path("tree.json").path
+        let users = ["a.b", "a_b", "a/b", "a b", "a%20b", "a*b"]
+        for user in users {
+            let pushed = try sync(["push", tree, "--user", user, "--store", store])
+            #expect(pushed.status == 0, "\(user): \(pushed.stderr)")
+            #expect(pushed.stderr.contains(" 0 written") == false, "\(user) wrote nothing: \(pushed.stderr)")
+        }
+        // Each user's store rows are their own, and each device state is a file of its own.
+        let states = try FileManager.default.contentsOfDirectory(atPath: home + "/sync").filter { $0.hasSuffix(".sqlite") }
+        #expect(states.count == users.count)
+        let direct = try SQLiteDocumentStore(path: scratch.path("store.sqlite").path)
+        for user in users { #expect(try direct.pull(user: user, after: 0, limit: 1_000).count == 31) }
+        // A pull as one user writes that user's tree only.
+        _ = try direct.push(user: "a.b", [DocumentWrite(key: DocumentKey(.familyTree, "only-a-dot-b"), body: #"{"firstName":"Dot","id":"only-a-dot-b"}"#, baseVersion: 0)])
+        let pulled = try sync(["pull", "--user", "a_b", "--store", store, "-o", scratch.path("a_b.json").path])
+        #expect(pulled.status == 0)
+        #expect(try !scratch.read("a_b.json").contains("only-a-dot-b"))
+    }
+
+    @Test(arguments: [#"{"id": 5}"#, "[]", "{}", #"{"id": "someone-else", "firstName": "X"}"#, "not json"])
+    func malformedStoreDocumentsStopThePullWithNothingWritten(body: String) throws {
+        let storePath = scratch.path("store.sqlite").path
+        let direct = try SQLiteDocumentStore(path: storePath)
+        _ = try direct.push(user: "eve", [DocumentWrite(key: DocumentKey(.familyTree, "m1"), body: body, baseVersion: 0)])
+        try scratch.write("before.json", "{\"members\": []}")
+        let pulled = try sync(["pull", "--user", "eve", "--store", "sqlite:" + storePath, "-o", scratch.path("before.json").path])
+        #expect(pulled.status == 1)
+        #expect(pulled.stderr.contains("familyTree/m1") || pulled.stderr.contains("m1"))
+        #expect(pulled.stderr.contains("nothing was written"))
+        #expect(try scratch.read("before.json") == "{\"members\": []}")
+    }
+
+    @Test func anInvalidTreeIsNeverPushed() throws {
+        try scratch.write("bad.json", #"{"members": [{"id": "a", "firstName": "A"}], "unions": [{"id": "u", "partners": ["a", "ghost"]}]}"#)
+        let store = "sqlite:" + scratch.path("store.sqlite").path
+        let pushed = try sync(["push", scratch.path("bad.json").path, "--user", "alice", "--store", store])
+        #expect(pushed.status == 1)
+        #expect(pushed.stderr.contains("unknown member id \"ghost\""))
+        #expect(!pushed.stderr.contains("store error"))
+        let direct = try SQLiteDocumentStore(path: scratch.path("store.sqlite").path)
+        #expect(try direct.pull(user: "alice", after: 0, limit: 10).isEmpty)
+    }
+
+    @Test func storeURLsThatNameNoPlaceAreRefused() throws {
+        let tree = scratch.path("tree.json").path
+        let missing = try sync(["push", tree, "--user", "alice", "--store", "sqlite:" + scratch.path("missing/dir/x.sqlite").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("missing").path))
+        let empty = try sync(["push", tree, "--user", "alice", "--store", "sqlite:"])
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("needs a file path"))
+        #expect(!empty.stderr.contains("WAL"))
+    }
+}

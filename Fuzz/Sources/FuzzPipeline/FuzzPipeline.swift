@@ -1,0 +1,13 @@
+import FamilyTree
+import FuzzSupport
+
+/// tree.json bytes through the whole pipeline: read, validate, lay out, and every writer (SVG,
+/// structure and positioned DOT, layout JSON, GEDCOM 7.0 and 5.5.1, .ics, CSV, the table), each
+/// output checked to parse back with nothing of a name escaping its field.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    guard let graph = try? FamilyGraph(json: bytes, file: "fuzz.json") else { return 0 }
+    PipelineChecks.check(graph)
+    return 0
+}

@@ -83,3 +83,21 @@ import Testing
         #expect(part.members.map(\.id) == ["a", "b"])
     }
 }
+
+@Suite struct DuplicateKeyTests {
+    @Test func aKeyWrittenTwiceIsAProblemWithItsLine() {
+        let json = """
+        {"members": [
+          {"id": "a", "firstName": "Ann"},
+          {"id": "b", "firstName": "Bob", "birthday": "1990", "firstName": "Robert"}
+        ], "unions": [], "unions": []}
+        """
+        #expect {
+            _ = try FamilyGraph(json: Array(json.utf8), file: "t.json")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("members[1].firstName (line 3)") && text.contains(#""firstName" is written twice"#)
+                && text.contains("unions (line 4)") && text.contains("2 problems")
+        }
+    }
+}

@@ -48,6 +48,10 @@ struct TreeDocumentReader {
         if json.root["members"] == nil {
             report("missing the \"members\" array", at: TreeLocation(path: "$"))
         }
+        for duplicate in json.duplicateKeys {
+            report("the key \"\(duplicate.key)\" is written twice in one record (again at column \(duplicate.location.column)); keep one",
+                   at: TreeLocation(path: duplicate.path, line: duplicate.location.line))
+        }
         let memberRecords = records("members", in: json)
         var seedLinks: [SeedLinks] = []
         for (value, location) in memberRecords {

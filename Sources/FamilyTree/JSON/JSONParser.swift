@@ -6,6 +6,17 @@ public struct JSONDocument: Sendable {
     ///
     /// Validation uses this to say "members[3] (line 42)" rather than only an id.
     public var elementLocations: [String: [SourceLocation]]
+    /// Keys written twice in one object, where the second stands (JSON leaves the meaning of a
+    /// repeated key open; a reader that silently took one would lose the other).
+    public var duplicateKeys: [DuplicateKey] = []
+
+    /// A key repeated in one object: the key, its path (`members[3].firstName`) and where it is
+    /// written again.
+    public struct DuplicateKey: Sendable, Hashable {
+        public var key: String
+        public var path: String
+        public var location: SourceLocation
+    }
 }
 
 /// An error in the JSON syntax of a file, with the place it was found.
@@ -32,7 +43,9 @@ public enum JSONParser {
         for (key, offsets) in scanner.topLevelElementOffsets {
             locations[key] = scanner.locations(ofAscendingOffsets: offsets)
         }
-        return JSONDocument(root: root, elementLocations: locations)
+        let duplicateLocations = scanner.locations(ofAscendingOffsets: scanner.duplicateKeys.map(\.offset))
+        let duplicates = zip(scanner.duplicateKeys, duplicateLocations).map { JSONDocument.DuplicateKey(key: $0.key, path: $0.path, location: $1) }
+        return JSONDocument(root: root, elementLocations: locations, duplicateKeys: duplicates)
     }
 
     /// Parses a UTF-8 string.
@@ -46,6 +59,8 @@ private struct Scanner {
     var index = 0
     /// Byte offsets of the elements of top-level arrays, keyed by the top-level key.
     var topLevelElementOffsets: [String: [Int]] = [:]
+    /// Keys repeated in an object: their path and the offset of the repeat.
+    var duplicateKeys: [(key: String, path: String, offset: Int)] = []
     private var currentTopLevelKey: String?
 
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -154,7 +169,15 @@ private struct Scanner {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error(index < bytes.count ? "expected a quoted key" : "unexpected end of file inside an object")
             }
+            let keyOffset = index
             let key = try parseString()
+            if fields[key] != nil {
+                var path = key
+                if depth == 2, let topLevelKey = currentTopLevelKey, let count = topLevelElementOffsets[topLevelKey]?.count {
+                    path = "\(topLevelKey)[\(count - 1)].\(key)"
+                }
+                duplicateKeys.append((key, path, keyOffset))
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             index += 1

@@ -31,10 +31,7 @@ public final class LocalSyncState: Sendable {
                         PRIMARY KEY (collection, doc_id)
                     ) WITHOUT ROWID;
                     CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
-                    CREATE TABLE IF NOT EXISTS pending (
-                        collection TEXT NOT NULL, doc_id TEXT NOT NULL, body_hash TEXT NOT NULL,
-                        PRIMARY KEY (collection, doc_id, body_hash)
-                    ) WITHOUT ROWID;
+                    CREATE TABLE IF NOT EXISTS pending_batches (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL);
                     CREATE TABLE IF NOT EXISTS conflicts (
                         id INTEGER PRIMARY KEY AUTOINCREMENT, collection TEXT NOT NULL, doc_id TEXT NOT NULL,
                         field TEXT, local_value TEXT, store_value TEXT, restored INTEGER NOT NULL DEFAULT 0
@@ -75,12 +72,12 @@ public final class LocalSyncState: Sendable {
         try run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
     }
 
-    /// Records what the store now holds for these documents, in one local transaction; writes
-    /// noted as pending for them are settled.
-    public func record(_ documents: [(DocumentKey, Base)]) throws(SyncError) {
+    /// Records what the store now holds for these documents, in one local transaction; the
+    /// batch noted as pending (if given) is settled in the same transaction.
+    public func record(_ documents: [(DocumentKey, Base)], settling batch: PendingBatch? = nil) throws(SyncError) {
         try run { db in
             try Self.upsert(documents, in: db)
-            try Self.settlePending(documents.map(\.0), in: db)
+            if let batch { try db.execute(sql: "DELETE FROM pending_batches WHERE id = ?", arguments: [batch.id]) }
         }
     }
 
@@ -90,39 +87,38 @@ public final class LocalSyncState: Sendable {
         guard let last = page.last else { return }
         try run { db in
             try Self.upsert(page.map { ($0.key, Base(body: $0.body, version: $0.version, isDeleted: $0.isDeleted)) }, in: db)
-            try Self.settlePending(page.map(\.key), in: db)
             try db.execute(sql: "INSERT INTO checkpoint (id, seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq)", arguments: [last.sequence])
         }
     }
 
-    /// Notes, before a batch is sent, what this device is about to write: should the store commit
-    /// it and the reply be lost (a kill, a dropped connection), the next sync recognises the
-    /// store's version as this device's own write rather than someone else's edit.
-    public func notePending(_ writes: [DocumentWrite]) throws(SyncError) {
-        guard !writes.isEmpty else { return }
-        try run { db in
-            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO pending (collection, doc_id, body_hash) VALUES (?, ?, ?)")
-            for write in writes {
-                try statement.execute(arguments: [write.key.collection.rawValue, write.key.id, Self.pendingHash(body: write.body, isDeleted: write.isDeleted)])
-            }
+    /// A batch noted as sent and not yet acknowledged.
+    public struct PendingBatch: Sendable, Hashable {
+        public var id: Int64
+    }
+
+    /// Notes, before a batch is sent, what this device is about to write (one row a batch, a hash
+    /// a document): should the store commit it and the reply be lost (a kill, a dropped
+    /// connection), the next sync recognises the store's version as this device's own write
+    /// rather than someone else's edit.
+    public func notePending(_ writes: [DocumentWrite]) throws(SyncError) -> PendingBatch {
+        let entries = writes.map { UnacknowledgedWrites.entry($0.key, body: $0.body, isDeleted: $0.isDeleted) }.joined(separator: "\n")
+        return try run { db in
+            try db.execute(sql: "INSERT INTO pending_batches (writes) VALUES (?)", arguments: [entries])
+            return PendingBatch(id: db.lastInsertedRowID)
         }
     }
 
-    /// Whether any write this device sent is still unacknowledged.
-    public func hasPendingWrites() throws(SyncError) -> Bool {
-        try run { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM pending LIMIT 1") ?? false }
-    }
-
-    /// Whether this device sent `body` (or its tombstone) for `key` and never heard back.
-    public func isOwnPendingWrite(_ key: DocumentKey, body: String, isDeleted: Bool) throws(SyncError) -> Bool {
+    /// The writes of batches sent and never acknowledged (normally none).
+    public func unacknowledgedWrites() throws(SyncError) -> UnacknowledgedWrites {
         try run { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM pending WHERE collection = ? AND doc_id = ? AND body_hash = ?",
-                              arguments: [key.collection.rawValue, key.id, Self.pendingHash(body: body, isDeleted: isDeleted)]) ?? false
+            UnacknowledgedWrites(entries: Set(try String.fetchAll(db, sql: "SELECT writes FROM pending_batches").flatMap { $0.split(separator: "\n").map(String.init) }))
         }
     }
 
-    static func pendingHash(body: String, isDeleted: Bool) -> String {
-        (isDeleted ? "d" : "b") + StableHash.fnv1a64(body) + String(body.utf8.count, radix: 16)
+    /// Forgets every unacknowledged batch: after a push or pull that completed, the store's
+    /// versions of those documents are this device's bases.
+    public func settleAllPending() throws(SyncError) {
+        try run { db in try db.execute(sql: "DELETE FROM pending_batches") }
     }
 
     public func addConflicts(_ conflicts: [MergeConflict]) throws(SyncError) {
@@ -148,13 +144,6 @@ public final class LocalSyncState: Sendable {
         try run { db in try db.execute(sql: "UPDATE conflicts SET restored = 1 WHERE id = ?", arguments: [id]) }
     }
 
-    private static func settlePending(_ keys: [DocumentKey], in db: Database) throws {
-        // Nothing pending is the common case: one probe instead of a delete per document.
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pending LIMIT 1") ?? false else { return }
-        let settle = try db.cachedStatement(sql: "DELETE FROM pending WHERE collection = ? AND doc_id = ?")
-        for key in keys { try settle.execute(arguments: [key.collection.rawValue, key.id]) }
-    }
-
     private static func upsert(_ documents: [(DocumentKey, Base)], in db: Database) throws {
         // One prepared statement for the whole page.
         let statement = try db.cachedStatement(sql: """
@@ -173,5 +162,24 @@ public final class LocalSyncState: Sendable {
         } catch {
             throw .store("sync state: \(error)")
         }
+    }
+}
+
+/// Writes this device sent whose reply never came: a store version equal to one of them is the
+/// device's own write.
+public struct UnacknowledgedWrites: Sendable, Hashable {
+    var entries: Set<String>
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Whether this device sent `body` (or, `isDeleted`, its tombstone) for `key` and never heard back.
+    public func contains(_ key: DocumentKey, body: String, isDeleted: Bool) -> Bool {
+        !entries.isEmpty && entries.contains(Self.entry(key, body: body, isDeleted: isDeleted))
+    }
+
+    /// One write as a line: the key, and a hash and length of the body (not the body: a batch's
+    /// note stays small).
+    static func entry(_ key: DocumentKey, body: String, isDeleted: Bool) -> String {
+        "\(key.collection.rawValue)\t\(key.id)\t\(isDeleted ? "d" : "b")\(StableHash.fnv1a64(body))\(String(body.utf8.count, radix: 16))"
     }
 }

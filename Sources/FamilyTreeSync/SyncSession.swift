@@ -41,6 +41,7 @@ public struct SyncSession: Sendable {
     /// in batches of at most 500 documents and 9 MiB; refused writes are merged and sent again.
     public func push(_ local: [DocumentKey: String]) throws(SyncError) -> PushReport {
         var bases = try state.bases()
+        let unacknowledged = try state.unacknowledgedWrites()
         var report = PushReport(documents: local)
         var (pending, staleCopies) = Self.writes(for: local, bases: bases)
         for key in staleCopies { report.documents[key] = nil }
@@ -53,7 +54,7 @@ public struct SyncSession: Sendable {
             guard round <= 10 else { throw .store("documents kept changing in the store while merging; try again") }
             var retry: [DocumentWrite] = []
             for batch in Self.batches(pending) {
-                try state.notePending(batch)
+                let note = try state.notePending(batch)
                 let outcomes = try store.push(user: user, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
@@ -65,7 +66,7 @@ public struct SyncSession: Sendable {
                         let base = LocalSyncState.Base(body: write.body, version: version, isDeleted: write.isDeleted)
                         recorded.append((write.key, base))
                         bases[write.key] = base
-                    case .conflict(let current) where try state.isOwnPendingWrite(write.key, body: current.body, isDeleted: current.isDeleted):
+                    case .conflict(let current) where unacknowledged.contains(write.key, body: current.body, isDeleted: current.isDeleted):
                         // The store holds what this device sent earlier and never heard back about:
                         // that is the base now, and this newer write simply goes on top of it.
                         let known = LocalSyncState.Base(body: current.body, version: current.version, isDeleted: current.isDeleted)
@@ -90,7 +91,7 @@ public struct SyncSession: Sendable {
                     }
                 }
                 // After the store committed: a crash before this line only makes the next push find the batch `unchanged`.
-                try state.record(recorded)
+                try state.record(recorded, settling: note)
                 try state.addConflicts(conflicts)
                 report.conflicts += conflicts
                 done += batch.count
@@ -98,6 +99,7 @@ public struct SyncSession: Sendable {
             }
             pending = retry
         }
+        if !unacknowledged.isEmpty { try state.settleAllPending() }
         return report
     }
 
@@ -129,7 +131,7 @@ public struct SyncSession: Sendable {
         var report = PullReport()
         // What each pulled document was before this pull, and what it is now; only these can change.
         var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
-        let hasPendingWrites = try state.hasPendingWrites()
+        let unacknowledged = try state.unacknowledgedWrites()
         while true {
             let page = try store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
             if local != nil {
@@ -137,7 +139,7 @@ public struct SyncSession: Sendable {
                 for document in page {
                     let after = LocalSyncState.Base(body: document.body, version: document.version, isDeleted: document.isDeleted)
                     // This device's own write whose reply was lost: what it wrote is what it had seen.
-                    let own = hasPendingWrites ? try state.isOwnPendingWrite(document.key, body: document.body, isDeleted: document.isDeleted) : false
+                    let own = unacknowledged.contains(document.key, body: document.body, isDeleted: document.isDeleted)
                     changes[document.key] = (own ? after : changes[document.key].map(\.before) ?? prior[document.key], after)
                 }
             }
@@ -147,6 +149,8 @@ public struct SyncSession: Sendable {
             progress?(report.pulled, nil)
             if page.count < pageSize { break }
         }
+        // The store's versions of anything sent unacknowledged are this device's bases now.
+        if !unacknowledged.isEmpty { try state.settleAllPending() }
         guard let local else {
             report.documents = try state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
             return report

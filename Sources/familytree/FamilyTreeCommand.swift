@@ -15,6 +15,8 @@ struct FamilyTreeCommand: ParsableCommand {
         Examples:
           familytree render examples/family.json -o family.svg
           familytree render tree.json -o tree.dot
+          familytree add "Ada Lovelace" --born 1815-12-10 --tree tree.json
+          familytree marry "Ada Lovelace" "William King" --date 1835-07-08 --tree tree.json
           familytree link "Ada Byron" "Mary Somerville" --tree tree.json
           familytree validate tree.json
 
@@ -22,7 +24,7 @@ struct FamilyTreeCommand: ParsableCommand {
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
         version: "familytree \(version) (\(GraphvizSupport.versionNote))",
-        subcommands: [RenderCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self, SyncCommand.self]
+        subcommands: [RenderCommand.self, AddCommand.self, EditCommand.self, MarryCommand.self, DivorceCommand.self, RemoveCommand.self, LinkCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self, SyncCommand.self]
     )
 
     static func main() {

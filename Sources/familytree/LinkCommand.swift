@@ -32,23 +32,22 @@ struct LinkCommand: ParsableCommand {
     var id: String?
 
     func run() throws {
-        let bytes = try TreeFiles.read(tree)
-        let graph = try FamilyGraph(json: bytes, file: tree)
-        let childIndex = try graph.resolveMember(child)
-        let parentIndex = try graph.resolveMember(parent)
-        let connection = CrossBloodlineConnection(
-            id: id ?? UUID().uuidString, fromChild: graph.members[childIndex].id, toNewParent: graph.members[parentIndex].id
-        )
-        let edited: JSONValue
+        var names = ("", "")
+        var connection: CrossBloodlineConnection?
         do {
-            edited = try TreeEditing.adding(connection, to: try JSONParser.parse(bytes).root)
-            // The edited tree goes through the same validation as any file.
-            _ = try FamilyGraph(json: Array(JSONWriter.string(from: edited).utf8), file: tree)
-        } catch FamilyTreeError.invalidTree(_, let problems) {
+            _ = try TreeFileEditing.edit(tree) { file in
+                let graph = file.graph
+                let (childIndex, parentIndex) = (try graph.resolveMember(child), try graph.resolveMember(parent))
+                names = (graph.members[childIndex].fullName, graph.members[parentIndex].fullName)
+                let new = CrossBloodlineConnection(id: id ?? UUID().uuidString, fromChild: graph.members[childIndex].id, toNewParent: graph.members[parentIndex].id)
+                connection = new
+                return [.link(new)]
+            }
+        } catch FamilyTreeError.invalidTree(_, let problems) where connection != nil {
+            // The tree was valid before: these problems are the link's.
             throw CLIError.linkRefused(reason: problems.map(\.message).joined(separator: "; "))
         }
-        try TreeFiles.write(JSONWriter.string(from: edited), to: tree)
-        let (childName, parentName) = (graph.members[childIndex].fullName, graph.members[parentIndex].fullName)
-        Console.say("linked \(childName) (\(connection.fromChild)) as a child of \(parentName) (\(connection.toNewParent)) in \(tree)\n")
+        guard let connection else { return }
+        Console.say("linked \(names.0) (\(connection.fromChild)) as a child of \(names.1) (\(connection.toNewParent)) in \(tree)\n")
     }
 }

@@ -6,7 +6,7 @@ import FuzzSupport
 /// GEDCOM export reads back whole.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGEDCOM(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    let bytes = fuzzInput(start, count)
     guard let imported = try? GEDCOMImport(bytes: bytes) else { return 0 }
     let graph: FamilyGraph
     do { graph = try FamilyGraph(document: imported.document) } catch { fatalError("GEDCOM import made an invalid tree: \(error)") }

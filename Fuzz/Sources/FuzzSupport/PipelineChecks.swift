@@ -8,6 +8,11 @@ import Foundation
 import FoundationXML
 #endif
 
+/// The bytes libFuzzer hands a target.
+public func fuzzInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
+    start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+}
+
 /// The invariants a valid tree must keep through every writer. A broken invariant traps, which
 /// libFuzzer reports as a finding with the input that caused it.
 public enum PipelineChecks {

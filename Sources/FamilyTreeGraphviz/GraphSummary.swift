@@ -4,16 +4,16 @@ import CGraphviz
 /// What a cgraph graph says, independent of statement order: nodes with every attribute value,
 /// edges (with their attributes) counted, and the groups kept on one rank. Two graphs with the same
 /// summary are the same graph to Graphviz.
-public struct GraphSummary: Sendable, Hashable {
-    public var graphAttributes: [String: String]
-    public var nodes: [String: [String: String]]
+package struct GraphSummary: Sendable, Hashable {
+    package var graphAttributes: [String: String]
+    package var nodes: [String: [String: String]]
     /// "tail -> head [name=value, ...]" and how many such edges there are.
-    public var edges: [String: Int]
+    package var edges: [String: Int]
     /// The node sets of subgraphs with rank=same.
-    public var sameRank: Set<Set<String>>
+    package var sameRank: Set<Set<String>>
 
     /// Parses DOT text with cgraph (agmemread) and summarizes it.
-    public init(dot text: String) throws {
+    package init(dot text: String) throws {
         self = try Graphviz.withContext { _ throws(GraphvizError) in
             try Graphviz.withParsed(text) { graph throws(GraphvizError) in GraphSummary(graph) }
         }

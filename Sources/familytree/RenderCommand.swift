@@ -147,7 +147,7 @@ struct RenderCommand: ParsableCommand {
             // Streamed: a million-member chart never sits in memory as one string.
             try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler).render(layout, of: graph, to: &$0) }
         case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
-        case .layoutJSON, .dot: try TreeFiles.write(LayoutJSONWriter.render(layout, of: graph), to: output)
+        case .layoutJSON, .dot: try TreeFiles.write(to: output) { try LayoutJSONWriter.render(layout, of: graph, to: &$0) }
         }
     }
 }

@@ -16,6 +16,11 @@ public enum PartialDate: Sendable, Hashable, CustomStringConvertible {
     /// (`abt`, `circa`, `c.`, `~`, `bef`, `aft`, `bet ... and ...`). A trailing ISO time
     /// (`1985-04-15T00:00:00Z`) is ignored.
     public init?(_ text: String) {
+        // Most dates in a file are plain ISO dates: read them straight from the bytes.
+        if let date = PartialDate.plainISODate(text.utf8) {
+            self = .exact(date)
+            return
+        }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = words.first?.lowercased() else { return nil }
         func date(_ parts: ArraySlice<String>) -> CalendarDate? {
@@ -153,6 +158,24 @@ public enum PartialDate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `--MM-DD` and `--MMDD`, ignoring a trailing `T...` time.
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` and nothing else, as a date; `nil` for anything else
+    /// (which the general parser then reads).
+    static func plainISODate(_ bytes: String.UTF8View) -> CalendarDate? {
+        guard bytes.count == 4 || bytes.count == 7 || bytes.count == 10 else { return nil }
+        var fields = [0, 0, 0]
+        var field = 0
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 4 || offset == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                field += 1
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            fields[field] = fields[field] * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return CalendarDate(year: fields[0], month: field >= 1 ? fields[1] : nil, day: field >= 2 ? fields[2] : nil)
+    }
+
     static func parseCalendarDate(_ text: String) -> CalendarDate? {
         var text = Substring(text)
         if let timeStart = text.firstIndex(of: "T"), text.count > 10 { text = text[..<timeStart] }

@@ -270,6 +270,8 @@ private struct Scanner {
     }
 
     private mutating func validatedUTF8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
+        // ASCII (most ids, names and dates) needs no validation.
+        if !bytes[range].contains(where: { $0 >= 0x80 }) { return String(decoding: bytes[range], as: UTF8.self) }
         guard let text = String(validating: bytes[range], as: UTF8.self) else {
             throw error("invalid UTF-8 in a string", at: range.lowerBound)
         }

@@ -11,6 +11,12 @@ public enum JSONWriter {
         return output
     }
 
+    /// `value` pretty-printed as it stands at `indent` spaces inside a larger document (no final
+    /// line break), for writers that stream the enclosing arrays themselves.
+    package static func append(_ value: JSONValue, indent: Int, to output: inout String) {
+        write(value, indent: indent, into: &output)
+    }
+
     /// The text of `value` on one line with sorted keys: the canonical body of a synced document.
     public static func compactString(from value: JSONValue) -> String {
         var output = ""

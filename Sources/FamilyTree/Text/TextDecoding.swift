@@ -1,7 +1,7 @@
 /// Decoding of the legacy single-byte text that old GEDCOM files and vCard 2.1 cards still carry.
-public enum TextDecoding {
+package enum TextDecoding {
     /// Windows-1252 (a superset of ISO-8859-1 for printable text); bytes it leaves undefined become U+FFFD.
-    public static func windows1252<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    package static func windows1252<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         var text = ""
         for byte in bytes {
             let value = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte) - 0x80] : UInt32(byte)
@@ -11,14 +11,14 @@ public enum TextDecoding {
     }
 
     /// ISO-8859-1: every byte is the code point of the same number.
-    public static func latin1<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    package static func latin1<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         var text = ""
         for byte in bytes { text.unicodeScalars.append(Unicode.Scalar(byte)) }
         return text
     }
 
     /// UTF-16 code units, two bytes each, in the given byte order; an odd last byte is dropped.
-    public static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
+    package static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         var index = bytes.startIndex
@@ -31,7 +31,7 @@ public enum TextDecoding {
     }
 
     /// UTF-8 when the bytes are valid UTF-8, otherwise Windows-1252 (what such text almost always is).
-    public static func utf8OrWindows1252(_ bytes: [UInt8]) -> String {
+    package static func utf8OrWindows1252(_ bytes: [UInt8]) -> String {
         String(validating: bytes, as: UTF8.self) ?? windows1252(bytes)
     }
 
@@ -44,9 +44,9 @@ public enum TextDecoding {
 
 /// A hash of text that is the same on every run and platform (Swift's `Hasher` is seeded per process):
 /// for fingerprints and file names, not for security.
-public enum StableHash {
+package enum StableHash {
     /// 64-bit FNV-1a of the UTF-8 bytes, as 16 hex digits.
-    public static func fnv1a64(_ text: String) -> String {
+    package static func fnv1a64(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let hex = String(hash, radix: 16)

@@ -31,7 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "FamilyTree"),
+        // Rounding calls libm, which a program without Foundation does not link by itself on Linux.
+        .target(name: "FamilyTree", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "FamilyTreeLayout", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeGEDCOM", dependencies: ["FamilyTree"]),
@@ -81,6 +82,12 @@ let package = Package(
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
             ],
             path: "Benchmarks/SyncBenchmark"
+        ),
+        // The public API end to end: a tree built in code, laid out and drawn (run by a test).
+        .executableTarget(
+            name: "familytree-example",
+            dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender"],
+            path: "Examples/BuildATree"
         ),
         // Helpers shared by the test targets (running other programs).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -62,3 +62,16 @@ import TestSupport
         #expect(!piped.stdout.contains("Karl"), "the deceased only on request")
     }
 }
+
+/// The compiled example (Examples/BuildATree): the public API builds a tree and draws it.
+@Suite struct ExampleTargetTests {
+    @Test func theExampleBuildsATreeInCodeAndDrawsIt() throws {
+        let binary = ChildProcess.productsDirectory.appendingPathComponent("familytree-example")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first: swift build")
+        let result = try ChildProcess.run(binary, [])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("<?xml"))
+        #expect(result.stdout.components(separatedBy: "data-member=").count - 1 == 6)
+        #expect(result.stdout.contains("Ada Lovelace") && result.stdout.contains("1815–1852"))
+    }
+}

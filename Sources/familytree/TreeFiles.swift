@@ -55,6 +55,11 @@ enum TreeFiles {
             }
             return try FamilyGraph(document: imported.document, file: name)
         }
+        // Text that cannot begin a JSON document is some other kind of file: say what is expected.
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if let first = start.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
+            throw CLIError.fileAccess(path: name, reason: "is not a tree file: expected tree.json (a JSON object), a GEDCOM file (.ged, beginning \"0 HEAD\") or vCard contacts (.vcf)")
+        }
         let document = try TreeDocument(json: bytes, file: name)
         return try FamilyGraph(document: includingRemoved ? document : document.hidingRemovedMembers(), file: name)
     }

@@ -121,6 +121,18 @@ import TestSupport
         #expect(scratch.run("validate", scratch.path("bad.json").path) == 1)
     }
 
+    @Test func aFileOfAnotherKindIsNamedAsSuch() throws {
+        let scratch = try Scratch()
+        try scratch.write("passwd", "root:x:0:0:root:/root:/bin/bash\n")
+        #expect(scratch.run("render", scratch.path("passwd").path, "-o", scratch.path("x.svg").path) == 1)
+        #expect {
+            _ = try TreeFiles.loadGraph(scratch.path("passwd").path)
+        } throws: { error in
+            String(describing: error).contains("is not a tree file: expected tree.json")
+        }
+        #expect(try scratch.files() == ["passwd", "tree.json"])
+    }
+
     @Test func theEndOfTimeRendersEveryCalendar() throws {
         let scratch = try Scratch()
         try scratch.write("late.json", #"{"members": [{"id": "a", "firstName": "A", "birthday": "9999-12-31"}], "unions": []}"#)

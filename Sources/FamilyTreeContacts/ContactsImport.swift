@@ -158,9 +158,8 @@ struct ContactsTreeBuilder {
     // MARK: Relations
 
     private mutating func resolveRelations() {
-        var byFullName: [String: [Int]] = [:]
-        var byNickname: [String: [Int]] = [:]
-        var byFirstName: [String: [Int]] = [:]
+        // Names by the one rule every lookup uses; the card's formatted name counts as a full name.
+        let names = NameIndex(people.map(\.member), otherNames: Dictionary(uniqueKeysWithValues: people.indices.map { ($0, [people[$0].formattedName]) }))
         var byUID: [String: [Int]] = [:]
         var byEmail: [String: [Int]] = [:]
         func add(_ key: String, _ index: Int, to table: inout [String: [Int]]) {
@@ -169,12 +168,6 @@ struct ContactsTreeBuilder {
             table[key, default: []].append(index)
         }
         for (index, person) in people.enumerated() {
-            let member = person.member
-            add(member.fullName, index, to: &byFullName)
-            add([member.firstName, member.lastName ?? ""].joined(separator: " "), index, to: &byFullName)
-            add(person.formattedName, index, to: &byFullName)
-            if let nickname = member.nickname { add(nickname, index, to: &byNickname) }
-            add(member.firstName, index, to: &byFirstName)
             if let uid = person.uidKey { add(uid, index, to: &byUID) }
             for email in person.emails { add(email, index, to: &byEmail) }
         }
@@ -188,9 +181,7 @@ struct ContactsTreeBuilder {
                 case .email(let email):
                     (candidates, written) = (byEmail[email] ?? [], email)
                 case .name(let name):
-                    let key = Self.normalized(name)
-                    let tiers = [byFullName[key], byNickname[key], byFirstName[key]].map { $0 ?? [] }
-                    (candidates, written) = (tiers.first { Self.count(of: $0, without: index) > 0 } ?? [], name)
+                    (candidates, written) = (names.tiers(for: name).first { Self.count(of: $0, without: index) > 0 } ?? [], name)
                 }
                 let othersCount = Self.count(of: candidates, without: index)
                 guard let other = candidates.first(where: { $0 != index }) else {

@@ -152,9 +152,8 @@ extension ImportCommand {
             throw CLIError.fileAccess(path: name, reason: "\(count) warning\(count == 1 ? "" : "s") and --strict: nothing written")
         }
         // The merged tree must still be a valid tree before it replaces anything.
-        let text = JSONWriter.string(from: merged.root)
-        _ = try FamilyGraph(json: Array(text.utf8), file: into ?? name)
-        try TreeFiles.write(text, to: output ?? into ?? "-")
+        let tree = try TreeFile(root: merged.root, file: into ?? name)
+        try TreeFiles.write(tree.text, to: output ?? into ?? "-")
         let toCheck = report.isEmpty ? "" : "; relations: \(ContactsReportEntry.counts(of: report))\(self.report ? "" : " (--report lists them)")"
         Console.error("imported \(imported.cardCount) card\(imported.cardCount == 1 ? "" : "s") from \(name): \(merged.summary)\(toCheck)")
     }

@@ -121,12 +121,9 @@ enum ProgressLine {
 enum SyncTree {
     /// The documents of a tree file, which must be a valid tree: an invalid one is never sent.
     static func documents(of path: String) throws -> [DocumentKey: String] {
-        let bytes = try TreeFiles.read(path)
-        let document = try TreeDocument(json: bytes, file: path)
-        _ = try FamilyGraph(document: document, file: path)
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes).root } catch { throw FamilyTreeError.malformedJSON(file: path, error) }
-        return try TreeMirror.documents(of: root)
+        // Parsed once and validated: an invalid tree is never sent.
+        let file = try TreeFile(json: try TreeFiles.read(path), file: path)
+        return try TreeMirror.documents(of: file.root)
     }
 
     /// Writes the tree the documents make, without references a merge left pointing at nobody
@@ -134,13 +131,13 @@ enum SyncTree {
     static func write(_ documents: [DocumentKey: String], to path: String) throws {
         let (tree, repairs) = TreeMirror.droppingDanglingReferences(try TreeMirror.tree(from: documents))
         for repair in repairs { Console.error("familytree: sync: \(repair)") }
-        let text = JSONWriter.string(from: tree)
+        let file: TreeFile
         do {
-            _ = try FamilyGraph(document: try TreeDocument(json: Array(text.utf8), file: "the store's documents"), file: "the store's documents")
+            file = try TreeFile(root: tree, file: "the store's documents")
         } catch {
             throw SyncError.invalidDocument(nil, "\(error)")
         }
-        try TreeFiles.write(text, to: path)
+        try TreeFiles.write(file.text, to: path)
     }
 }
 

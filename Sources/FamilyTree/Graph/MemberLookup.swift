@@ -7,14 +7,15 @@ public enum MemberLookup: Sendable, Hashable {
 }
 
 extension FamilyGraph {
-    /// Finds a member by id, else by full name, "first last", or nickname (case-insensitive).
+    /// Finds a member by id, else by name as `NameIndex` reads it (full name or first and last,
+    /// then nickname, then a first name only one member has; case and accents do not matter),
+    /// else by id in any case. Several matches in the first tier that has any are ambiguous.
     public func lookUp(_ reference: String) -> MemberLookup {
         if let index = index(of: reference) { return .found(index) }
-        let wanted = reference.lowercased()
-        let matches = members.indices.filter { index in
-            let member = members[index]
-            let firstLast = [member.firstName, member.lastName ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
-            return member.fullName.lowercased() == wanted || firstLast.lowercased() == wanted || member.nickname?.lowercased() == wanted
+        var matches = NameIndex(members).matches(for: reference)
+        if matches.isEmpty {
+            let wanted = reference.lowercased()
+            matches = members.indices.filter { members[$0].id.lowercased() == wanted }
         }
         switch matches.count {
         case 0: return .notFound
@@ -25,10 +26,10 @@ extension FamilyGraph {
 
     /// Members whose names contain `fragment`, to suggest when a lookup fails.
     public func candidates(for fragment: String, limit: Int = 10) -> [Int] {
-        let wanted = fragment.lowercased()
+        let wanted = NameKey.normalized(fragment)
         let words = wanted.split(separator: " ")
         return Array(members.indices.filter { index in
-            let name = (members[index].fullName + " " + (members[index].nickname ?? "")).lowercased()
+            let name = NameKey.normalized(members[index].fullName + " " + (members[index].nickname ?? ""))
             return words.contains { name.contains($0) }
         }.prefix(limit))
     }

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "FamilyTreeGEDCOM", targets: ["FamilyTreeGEDCOM"]),
         .library(name: "FamilyTreeContacts", targets: ["FamilyTreeContacts"]),
         .library(name: "FamilyTreeSync", targets: ["FamilyTreeSync"]),
+        .library(name: "FamilyTreeFiles", targets: ["FamilyTreeFiles"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -37,6 +38,10 @@ let package = Package(
         .target(name: "FamilyTreeCalendar", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeGEDCOM", dependencies: ["FamilyTree"]),
         .target(name: "FamilyTreeContacts", dependencies: ["FamilyTree"]),
+        // Any family file by its kind: tree.json, GEDCOM and GEDZIP archives (ZIPFoundation), vCard.
+        .target(name: "FamilyTreeFiles", dependencies: [
+            "FamilyTree", "FamilyTreeGEDCOM", "FamilyTreeContacts", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .target(name: "FamilyTreeSync", dependencies: ["FamilyTree", .product(name: "GRDB", package: "GRDB.swift")]),
         // Its sources are wrapped in `#if PostgreSQL`, like FamilyTreeGraphviz's.
         .target(
@@ -61,10 +66,10 @@ let package = Package(
             name: "familytree",
             dependencies: [
                 "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts", "FamilyTreeSync",
+                "FamilyTreeFiles",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .executableTarget(
@@ -102,7 +107,7 @@ let package = Package(
             "FamilyTree", "FamilyTreeSync", "TestSupport",
             .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
         ]),
-        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "FamilyTreeFiles", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeFiles
 import FamilyTreeSync
 import Foundation
 
@@ -42,6 +43,9 @@ struct FamilyTreeCommand: ParsableCommand {
             Console.error("familytree: \(error)")
             return 1
         } catch let error as FamilyTreeError {
+            Console.error("familytree: \(error)")
+            return 1
+        } catch let error as FamilyFileError {
             Console.error("familytree: \(error)")
             return 1
         } catch let error as SyncError {

@@ -1,60 +1,9 @@
 import ArgumentParser
 import FamilyTree
 import FamilyTreeContacts
+import FamilyTreeFiles
 import FamilyTreeGEDCOM
 import Foundation
-import ZIPFoundation
-
-/// GEDCOM files as the CLI reads them, GEDZIP (`.gdz`) archives included.
-enum GEDCOMFile {
-    static func looksLikeGEDCOM(path: String, bytes: [UInt8]) -> Bool {
-        if ["ged", "gedcom", "gdz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) { return true }
-        if isZip(bytes) { return true }
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(6)) : Array(bytes.prefix(6))
-        return start.starts(with: Array("0 HEAD".utf8)) || start.starts(with: [0x30, 0x00, 0x20, 0x00]) || start.starts(with: [0xFF, 0xFE, 0x30, 0x00])
-    }
-
-    static func isZip(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
-
-    static func read(_ bytes: [UInt8], name: String) throws -> GEDCOMImport {
-        let gedcom = isZip(bytes) ? try gedcomFromGEDZIP(bytes, name: name) : bytes
-        do {
-            return try GEDCOMImport(bytes: gedcom)
-        } catch {
-            throw CLIError.fileAccess(path: name, reason: error.description)
-        }
-    }
-
-    /// The `gedcom.ged` inside a GEDZIP archive (GEDCOM 7); its media files are not read.
-    static func gedcomFromGEDZIP(_ bytes: [UInt8], name: String) throws -> [UInt8] {
-        do {
-            let archive = try Archive(data: Data(bytes), accessMode: .read)
-            guard let entry = archive["gedcom.ged"] else {
-                throw CLIError.fileAccess(path: name, reason: "a GEDZIP archive must hold gedcom.ged at its root")
-            }
-            // A zip bomb is refused by what it declares and, should it lie, by what it expands to.
-            let limit = min(InputLimits.archiveMemberBytes, max(1 << 20, bytes.count * InputLimits.archiveExpansionRatio))
-            guard entry.uncompressedSize <= UInt64(limit) else {
-                throw CLIError.fileAccess(path: name, reason: "gedcom.ged would expand to \(entry.uncompressedSize) bytes, over the \(limit) bytes familytree reads from this archive")
-            }
-            var data = Data()
-            let checksum = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard data.count + chunk.count <= limit else {
-                    throw CLIError.fileAccess(path: name, reason: "gedcom.ged expands to more than the \(limit) bytes familytree reads from this archive")
-                }
-                data.append(chunk)
-            }
-            guard checksum == entry.checksum else {
-                throw CLIError.fileAccess(path: name, reason: "gedcom.ged is damaged (its CRC-32 checksum does not match)")
-            }
-            return Array(data)
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError.fileAccess(path: name, reason: "not a readable GEDZIP archive (\(error))")
-        }
-    }
-}
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -105,13 +54,13 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let bytes = try TreeFiles.read(file)
         let name = file == "-" ? "<stdin>" : file
-        if ContactsFile.looksLikeVCard(path: file, bytes: bytes) {
+        if FamilyFile.kind(path: file, bytes: bytes) == .vCard {
             try importContacts(bytes, name: name)
             return
         }
         guard into == nil else { throw ValidationError("--into merges vCard contacts only; \(name) is not a vCard file") }
         let output = self.output ?? "-"
-        let imported = try GEDCOMFile.read(bytes, name: name)
+        let imported = try FamilyFile.gedcom(bytes, name: name)
         if report || strict {
             for warning in imported.warnings { Console.error("\(name): \(warning.kind.rawValue): \(warning)") }
         }
@@ -129,7 +78,7 @@ struct ImportCommand: ParsableCommand {
 
 extension ImportCommand {
     private func importContacts(_ bytes: [UInt8], name: String) throws {
-        let imported = ContactsFile.read(bytes)
+        let imported = ContactsImport(bytes: bytes)
         let base: JSONValue
         if let into {
             let existing = try TreeFiles.read(into)
@@ -139,7 +88,7 @@ extension ImportCommand {
                 throw FamilyTreeError.malformedJSON(file: into, error)
             }
         } else {
-            base = ContactsFile.emptyTree
+            base = TreeFile.empty().root
         }
         let merged = try ContactsMerge.merge(imported, into: base)
         let report = imported.report + merged.report

@@ -1,5 +1,6 @@
 import FamilyTree
 import FamilyTreeContacts
+import FamilyTreeFiles
 import FamilyTreeGEDCOM
 import FamilyTreeRender
 import Foundation
@@ -39,28 +40,11 @@ enum TreeFiles {
     static func loadGraph(_ path: String, includingRemoved: Bool = false) throws -> FamilyGraph {
         let bytes = try read(path)
         let name = path == "-" ? "<stdin>" : path
-        if GEDCOMFile.looksLikeGEDCOM(path: path, bytes: bytes) {
-            let imported = try GEDCOMFile.read(bytes, name: name)
-            if !imported.warnings.isEmpty {
-                Console.error("familytree: \(name): \(imported.warnings.count) warning\(imported.warnings.count == 1 ? "" : "s") while importing (familytree import \(name) --report lists them)")
-            }
-            return try FamilyGraph(document: imported.document, file: name)
+        let (document, kind, warnings) = try FamilyFile.document(bytes, path: path, name: name)
+        if !warnings.isEmpty {
+            let what = kind == .vCard ? "relation\(warnings.count == 1 ? "" : "s") not drawn" : "warning\(warnings.count == 1 ? "" : "s") while importing"
+            Console.error("familytree: \(name): \(warnings.count) \(what) (familytree import \(name) --report lists them)")
         }
-        if ContactsFile.looksLikeVCard(path: path, bytes: bytes) {
-            let imported = ContactsFile.read(bytes)
-            // Links inferred from the cards are as drawn; only relations left out are worth a word here.
-            let leftOut = imported.report.filter { $0.kind != .inferred }
-            if !leftOut.isEmpty {
-                Console.error("familytree: \(name): relations not drawn: \(ContactsReportEntry.counts(of: leftOut)) (familytree import \(name) --report lists them)")
-            }
-            return try FamilyGraph(document: imported.document, file: name)
-        }
-        // Text that cannot begin a JSON document is some other kind of file: say what is expected.
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-        if let first = start.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
-            throw CLIError.fileAccess(path: name, reason: "is not a tree file: expected tree.json (a JSON object), a GEDCOM file (.ged, beginning \"0 HEAD\") or vCard contacts (.vcf)")
-        }
-        let document = try TreeDocument(json: bytes, file: name)
         return try FamilyGraph(document: includingRemoved ? document : document.hidingRemovedMembers(), file: name)
     }
 

@@ -28,7 +28,7 @@ public struct GEDCOMExport: Sendable {
             lines.append("0 @\(memberXref[index])@ INDI")
             if memberXref[index] != member.id { lines.append("1 _FTID \(escaped(member.id))") }
             let given = [member.firstName, member.middleName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/".replacingAll("  ", with: " "))
+            lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/".replacing("  ", with: " "))
             if !given.isEmpty { lines.append("2 GIVN \(escaped(given))") }
             if let last = member.lastName, !last.isEmpty { lines.append("2 SURN \(escaped(last))") }
             if let nickname = member.nickname, !nickname.isEmpty { lines.append("2 NICK \(escaped(nickname))") }
@@ -44,7 +44,7 @@ public struct GEDCOMExport: Sendable {
                 lines.append("1 BIRT")
                 if let birthday = member.birthday { lines += date(birthday, level: 2) } else if let phrase = member.birthPhrase { lines += datePhrase(phrase, level: 2) }
                 // 5.5.1 has no sort date.
-                if let sortDate = member.sortDate, version == .v7 { lines += date(sortDate, level: 2).map { $0.replacingAll(" DATE", with: " SDATE") } }
+                if let sortDate = member.sortDate, version == .v7 { lines += date(sortDate, level: 2).map { $0.replacing(" DATE", with: " SDATE") } }
             }
             if let death = member.deathDate {
                 lines += ["1 DEAT"] + date(death, level: 2)
@@ -126,7 +126,7 @@ public struct GEDCOMExport: Sendable {
     /// a new record); a leading `@` is doubled (both versions), and 5.5.1 doubles every `@`.
     private func escaped(_ value: String) -> String {
         let line = SafeText.singleLine(value)
-        if version == .v551 { return line.replacingAll("@", with: "@@") }
+        if version == .v551 { return line.replacing("@", with: "@@") }
         return line.hasPrefix("@") ? "@" + line : line
     }
 

@@ -110,43 +110,7 @@ enum GEDCOMParser {
                 break
             }
         }
-        if hasDoubleAt { value = value.replacingAll("@@", with: "@") }
+        if hasDoubleAt { value = value.replacing("@@", with: "@") }
         return (level, xref, tag, value)
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs (GEDCOM's whitespace), checked byte by byte.
-    var trimmingSpaces: String {
-        let bytes = utf8
-        guard let first = bytes.firstIndex(where: { $0 != 32 && $0 != 9 }) else { return "" }
-        let last = bytes.lastIndex(where: { $0 != 32 && $0 != 9 })!
-        if first == bytes.startIndex && last == bytes.index(before: bytes.endIndex) { return self }
-        return String(self[first...last])
-    }
-
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-}
-
-extension Substring {
-    /// The first range of `target` (a plain, non-empty string).
-    func range(of target: String) -> Range<Index>? {
-        guard let first = target.first else { return nil }
-        var index = startIndex
-        while index < endIndex {
-            if self[index] == first, self[index...].hasPrefix(target) {
-                return index..<self.index(index, offsetBy: target.count)
-            }
-            index = self.index(after: index)
-        }
-        return nil
     }
 }

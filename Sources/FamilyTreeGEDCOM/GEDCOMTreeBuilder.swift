@@ -272,10 +272,10 @@ struct GEDCOMTreeBuilder {
             if let value = name.first("GIVN")?.value.trimmingSpaces, !value.isEmpty { given = value }
             if let value = name.first("SURN")?.value.trimmingSpaces, !value.isEmpty { surname = value }
             // PAF writes a given name of several words with underscores: "Henry_VIII" is one name.
-            let words = given.split(separator: " ").map { String($0).replacingAll("_", with: " ") }
+            let words = given.split(separator: " ").map { String($0).replacing("_", with: " ") }
             member.firstName = words.first ?? ""
             member.middleName = words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
-            var last = surname.replacingAll("_", with: " ").trimmingSpaces
+            var last = surname.replacing("_", with: " ").trimmingSpaces
             let suffix = (name.first("NSFX")?.value ?? parts.suffix).trimmingSpaces
             if !suffix.isEmpty { last = last.isEmpty ? suffix : "\(last) \(suffix)" }
             member.lastName = last.isEmpty ? nil : last

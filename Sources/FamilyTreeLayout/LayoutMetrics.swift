@@ -145,7 +145,8 @@ public struct LayoutMetrics: Sendable, Hashable {
         var families = 0
         var ordered = 0
         for children in topology.children {
-            let dated = children.filter { graph.members[$0].birthday?.sortKey != nil }
+            // The date siblings are ordered by (a GEDCOM 7 sort date wins over the birthday).
+            let dated = children.filter { graph.members[$0].siblingOrderDate?.sortKey != nil }
             guard dated.count >= 2 else { continue }
             families += 1
             // `children` is already in sibling order, so the dated ones are oldest first.

@@ -117,3 +117,23 @@ package enum SafeText {
         isTerminalControl(scalar) && scalar != "\t" || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }
+
+extension Substring {
+    /// Without leading and trailing spaces, tabs and line breaks (the white space of GEDCOM lines
+    /// and vCard values), checked byte by byte.
+    package var trimmingSpaces: String {
+        let bytes = utf8
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks; a string with none comes back as it is.
+    package var trimmingSpaces: String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return isSpace(first) || isSpace(last) ? self[...].trimmingSpaces : self
+    }
+}

@@ -16,14 +16,18 @@ public enum FamilyFileKind: String, Sendable, Hashable {
 
 /// A problem opening a family file: the file's name and what is wrong, in words.
 public struct FamilyFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file, as named on the command line (`<stdin>` for standard input).
     public var file: String
+    /// What is wrong, in words.
     public var reason: String
 
+    /// A problem with `file`.
     public init(file: String, reason: String) {
         self.file = file
         self.reason = reason
     }
 
+    /// `file: reason`.
     public var description: String { "\(file): \(reason)" }
 }
 

@@ -3,9 +3,11 @@
 /// Reading never stops at the first problem: fields that cannot be read are reported in
 /// `problems` and left out, so that validation can report everything at once.
 public struct TreeDocument: Sendable {
+    /// Members in file order.
     public var members: [Member]
     /// Unions as listed, then those derived from the seed app's `spouse` and `children` fields.
     public var unions: [Union]
+    /// Cross-bloodline connections in file order.
     public var crossBloodlineConnections: [CrossBloodlineConnection]
     /// Problems found while reading fields.
     public var problems: [TreeProblem]

@@ -29,17 +29,28 @@ public enum FieldChange<Value: Sendable & Hashable>: Sendable, Hashable {
 
 /// The member fields an edit changes; `nil` leaves a field as it is.
 public struct MemberChanges: Sendable, Hashable {
+    /// A new first name (a member always has one, so it cannot be cleared).
     public var firstName: String?
+    /// Middle name(s).
     public var middleName: FieldChange<String>?
+    /// Last name.
     public var lastName: FieldChange<String>?
+    /// Nickname (shown by name-age labels).
     public var nickname: FieldChange<String>?
+    /// Sex.
     public var sex: FieldChange<Sex>?
+    /// Birthday; a new one replaces a birth phrase kept for an unplaceable date.
     public var birthday: FieldChange<PartialDate>?
+    /// Date of death; a new one replaces a death phrase.
     public var deathDate: FieldChange<PartialDate>?
+    /// Notes.
     public var notes: FieldChange<String>?
+    /// Box colour, `#RRGGBB`.
     public var color: FieldChange<String>?
+    /// Photo: a file path relative to the tree, or a `data:` URL.
     public var photo: FieldChange<String>?
 
+    /// Changes of the fields given; the others are left as they are.
     public init(
         firstName: String? = nil, middleName: FieldChange<String>? = nil, lastName: FieldChange<String>? = nil,
         nickname: FieldChange<String>? = nil, sex: FieldChange<Sex>? = nil, birthday: FieldChange<PartialDate>? = nil,

@@ -3,13 +3,21 @@ public struct Member: Sendable, Hashable, Identifiable {
     /// A stable identifier; the seed app's UUID strings are fine.
     public typealias ID = String
 
+    /// A stable id, unique among members (the seed app's UUID strings are fine).
     public var id: ID
+    /// First name; may be empty, never absent.
     public var firstName: String
+    /// Middle name(s).
     public var middleName: String?
+    /// Last name.
     public var lastName: String?
+    /// Nickname, shown by name-age labels.
     public var nickname: String?
+    /// Sex, when recorded.
     public var sex: Sex?
+    /// Birthday, possibly partial (a year, a month and day without a year, about, between).
     public var birthday: PartialDate?
+    /// Date of death, possibly partial.
     public var deathDate: PartialDate?
     /// A file path or a `data:` URL.
     public var photo: String? {

@@ -3,12 +3,16 @@
 /// A person may belong to several unions over a life (marriages, partnerships); children
 /// belong to a union, so half-siblings are the children of different unions of one parent.
 public struct Union: Sendable, Hashable, Identifiable {
+    /// A union id: unique among unions (members may use the same strings).
     public typealias ID = String
 
+    /// The union's id.
     public var id: ID
     /// One or two member ids.
     public var partners: [Member.ID]
+    /// When the couple married (orders a person's unions).
     public var marriage: PartialDate?
+    /// When the union ended, if it did.
     public var divorce: PartialDate?
     /// Marriage and divorce dates as written when they are no date familytree can place.
     public var marriagePhrase: String?
@@ -16,6 +20,7 @@ public struct Union: Sendable, Hashable, Identifiable {
     /// The children; in a `FamilyGraph`, in sibling order.
     public var children: [ChildLink]
 
+    /// A union of `partners` (one or two) with its children in the order given.
     public init(id: ID, partners: [Member.ID], marriage: PartialDate? = nil, divorce: PartialDate? = nil, children: [ChildLink] = []) {
         self.id = id
         self.partners = partners
@@ -27,9 +32,12 @@ public struct Union: Sendable, Hashable, Identifiable {
 
 /// A child of a union and how the child is tied to its parents.
 public struct ChildLink: Sendable, Hashable {
+    /// The child.
     public var member: Member.ID
+    /// Birth, adopted, foster or step.
     public var kind: ChildKind
 
+    /// `member` as a child of the kind given.
     public init(_ member: Member.ID, kind: ChildKind = .birth) {
         self.member = member
         self.kind = kind
@@ -43,10 +51,14 @@ public enum ChildKind: String, Sendable, Hashable, CaseIterable {
 
 /// Seed 001's cross-bloodline connection: the child also belongs to a parent in another bloodline.
 public struct CrossBloodlineConnection: Sendable, Hashable, Identifiable {
+    /// The connection's id.
     public var id: String
+    /// The child who also belongs to another bloodline.
     public var fromChild: Member.ID
+    /// The parent in that bloodline.
     public var toNewParent: Member.ID
 
+    /// A connection making `fromChild` also a child of `toNewParent`.
     public init(id: String, fromChild: Member.ID, toNewParent: Member.ID) {
         self.id = id
         self.fromChild = fromChild

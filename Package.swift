@@ -107,7 +107,7 @@ let package = Package(
             "FamilyTree", "FamilyTreeSync", "TestSupport",
             .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
         ]),
-        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "FamilyTreeFiles", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "FamilyTreeFiles", "FamilyTreeCalendar", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -51,6 +51,17 @@ struct ContactCardReader {
         "brother": (.sibling, .male), "sister": (.sibling, .female),
         "child": (.child, nil), "son": (.child, .male), "daughter": (.child, .female),
         "spouse": (.spouse, nil), "partner": (.spouse, nil), "domestic_partner": (.spouse, nil), "domestic partner": (.spouse, nil),
+        "wife": (.spouse, .female), "husband": (.spouse, .male),
+    ]
+
+    /// Relatives the tree does not link directly (a grandparent, an aunt) whose label still says
+    /// their sex: the relation is reported, not drawn, and the named card's sex is read off it.
+    static let kinLabels: [String: Sex] = [
+        "grandmother": .female, "grandma": .female, "granny": .female, "grandfather": .male, "grandpa": .male,
+        "granddaughter": .female, "grandson": .male, "aunt": .female, "uncle": .male, "niece": .female, "nephew": .male,
+        "stepmother": .female, "stepfather": .male, "stepdaughter": .female, "stepson": .male,
+        "mother-in-law": .female, "father-in-law": .male, "daughter-in-law": .female, "son-in-law": .male,
+        "sister-in-law": .female, "brother-in-law": .male,
     ]
 
     /// Spouse fields of Evolution, Outlook, KAddressBook and others: the value is the spouse's name.
@@ -231,8 +242,12 @@ struct ContactCardReader {
                     unplaced.append(CardRelation(kind: .sibling, target: target, label: label, line: property.line))
                 }
             case "X-ABRELATEDNAMES":
-                guard let label = card.label(of: property), let (kind, sex) = Self.relationLabels[label.lowercased()] else { continue }
-                relations.append(CardRelation(kind: kind, target: .name(value), sexOfTarget: sex, label: label, line: property.line))
+                guard let label = card.label(of: property) else { continue }
+                if let (kind, sex) = Self.relationLabels[label.lowercased()] {
+                    relations.append(CardRelation(kind: kind, target: .name(value), sexOfTarget: sex, label: label, line: property.line))
+                } else if let sex = Self.kinLabels[label.lowercased()] {
+                    unplaced.append(CardRelation(kind: .sibling, target: .name(value), sexOfTarget: sex, label: label, line: property.line))
+                }
             case let name where Self.spouseNameProperties.contains(name):
                 relations.append(CardRelation(kind: .spouse, target: .name(value), label: name, line: property.line))
             case let name where name.hasPrefix("X-FCENCODED-"):

@@ -200,6 +200,11 @@ struct ContactsTreeBuilder {
             }
             for relation in people[index].unplaced {
                 note(.unplaced, index, line: relation.line, "\(relation.label) names a relative of no kind the tree can draw")
+                // Not drawn, but "Grandma" still says the named card is a woman.
+                if let sex = relation.sexOfTarget, case .name(let name) = relation.target {
+                    let matches = names.matches(for: name, excluding: index)
+                    if matches.count == 1 { hint(sex, for: matches[0]) }
+                }
             }
         }
     }
@@ -229,9 +234,12 @@ struct ContactsTreeBuilder {
             let (first, second) = (root(person), root(other))
             if first != second { siblingRoot[max(first, second)] = min(first, second) }
         }
-        if let sex = relation.sexOfTarget {
-            if let hinted = sexHints[other], hinted != sex { sexHints[other] = .some(nil) } else if sexHints[other] == nil { sexHints[other] = sex }
-        }
+        if let sex = relation.sexOfTarget { hint(sex, for: other) }
+    }
+
+    /// Records that a label names `person` as `sex`; labels that disagree leave it unknown.
+    private mutating func hint(_ sex: Sex, for person: Int) {
+        if let hinted = sexHints[person], hinted != sex { sexHints[person] = .some(nil) } else if sexHints[person] == nil { sexHints[person] = sex }
     }
 
     private mutating func root(_ index: Int) -> Int {

@@ -5,10 +5,17 @@ import FamilyTreeRender
 import Foundation
 
 extension Weekday: ExpressibleByArgument {
+    /// A day's name ("sunday", "sun") or its number as cron and C count them: 0 (or 7) Sunday, 1 Monday, ... 6 Saturday.
     public init?(argument: String) {
+        if let number = Int(argument), (0...7).contains(number) {
+            self = number == 0 || number == 7 ? .sunday : Weekday(rawValue: number - 1)!
+            return
+        }
         guard let day = Weekday.allCases.first(where: { "\($0)" == argument.lowercased() || $0.shortName.lowercased() == argument.lowercased() }) else { return nil }
         self = day
     }
+
+    public static var allValueStrings: [String] { allCases.map { "\($0)" } }
 }
 
 struct CalendarCommand: ParsableCommand {
@@ -32,7 +39,7 @@ struct CalendarCommand: ParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
-    @Option(help: "The month to draw, YYYY-MM (default: this month).")
+    @Option(help: "The month to draw: YYYY-MM, or this, next or last (default: this month).")
     var month: String?
 
     @Option(help: "Draw twelve months of this year on one page.")
@@ -44,7 +51,7 @@ struct CalendarCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
     var output: String = "-"
 
-    @Option(help: "The first day of the week (default: from the locale, else Monday).")
+    @Option(help: "The first day of the week: a name, or 0-6 with 0 Sunday (default: from the locale, else Monday).")
     var firstWeekday: Weekday?
 
     @Option(help: "The day marked as today, YYYY-MM-DD (default: today).")
@@ -58,9 +65,14 @@ struct CalendarCommand: ParsableCommand {
 
     func validate() throws {
         if [month != nil, year != nil, ics].filter({ $0 }).count > 1 { throw ValidationError("choose one of --month, --year and --ics") }
-        if let month, CalendarCommand.yearMonth(month) == nil { throw ValidationError("--month takes YYYY-MM, for example 2026-12") }
+        if let month, CalendarCommand.yearMonth(month) == nil, !Self.relativeMonths.keys.contains(month.lowercased()) {
+            throw ValidationError("--month takes YYYY-MM (for example 2026-12), this, next or last")
+        }
         if let year, !(1...9999).contains(year) { throw ValidationError("--year takes a year from 1 to 9999") }
     }
+
+    /// Months named from today: how many months on.
+    static let relativeMonths = ["this": 0, "next": 1, "last": -1, "previous": -1]
 
     static func yearMonth(_ text: String) -> (year: Int, month: Int)? {
         guard case .exact(let date)? = PartialDate(text), let year = date.year, let month = date.month, date.day == nil else { return nil }
@@ -83,7 +95,8 @@ struct CalendarCommand: ParsableCommand {
         } else {
             let shown = month.flatMap(CalendarCommand.yearMonth) ?? {
                 let date = CalendarDate.date(fromDayNumber: day)
-                return (date.year, date.month)
+                let months = date.year * 12 + date.month - 1 + (month.flatMap { Self.relativeMonths[$0.lowercased()] } ?? 0)
+                return (months / 12, months % 12 + 1)
             }()
             try TreeFiles.write(renderer.renderMonth(year: shown.year, month: shown.month, events: events), to: output)
         }

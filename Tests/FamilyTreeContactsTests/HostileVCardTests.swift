@@ -51,3 +51,18 @@ import FamilyTree
         #expect(parser.warnings.contains { $0.message.contains("larger than 32 MiB") })
     }
 }
+
+@Suite struct KinLabelTests {
+    @Test func aGrandmaLabelSaysTheNamedCardsSexWithoutDrawingALink() {
+        let text = """
+        BEGIN:VCARD\r\nVERSION:3.0\r\nN:Berg;Ann;;;\r\nFN:Ann Berg\r\nitem1.X-ABRELATEDNAMES:Ingrid Berg\r\nitem1.X-ABLabel:Grandma\r\nitem2.X-ABRELATEDNAMES:Olof Berg\r\nitem2.X-ABLabel:grandpa\r\nEND:VCARD\r\n
+        BEGIN:VCARD\r\nVERSION:3.0\r\nN:Berg;Ingrid;;;\r\nFN:Ingrid Berg\r\nEND:VCARD\r\n
+        BEGIN:VCARD\r\nVERSION:3.0\r\nN:Berg;Olof;;;\r\nFN:Olof Berg\r\nEND:VCARD\r\n
+        """
+        let imported = ContactsImport(bytes: Array(text.utf8))
+        let sexes = Dictionary(uniqueKeysWithValues: imported.document.members.map { ($0.firstName, $0.sex) })
+        #expect(sexes["Ingrid"] == .female && sexes["Olof"] == .male && sexes["Ann"] == .some(nil))
+        #expect(imported.document.unions.isEmpty)
+        #expect(imported.report.filter { $0.kind == .unplaced }.count == 2)
+    }
+}

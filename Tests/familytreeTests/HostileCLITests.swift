@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FamilyTree
+import FamilyTreeCalendar
 import FamilyTreeFiles
 import TestSupport
 @testable import familytree
@@ -180,5 +181,21 @@ import TestSupport
         #expect(cards.kind == .vCard && cards.document.members.map(\.firstName) == ["Bo"])
         let tree = try FamilyFile.document(Array(#"{"members": [{"id": "c", "firstName": "Cy"}]}"#.utf8), path: "t.json", name: "t.json")
         #expect(tree.kind == .treeJSON && tree.document.members.map(\.id) == ["c"])
+    }
+}
+
+/// Small things a user hits (first weekday by number, relative months).
+@Suite struct CalendarOptionTests {
+    @Test func weekdaysByNumberCountFromSundayAndMonthsFromToday() throws {
+        #expect(Weekday(argument: "0") == .sunday && Weekday(argument: "7") == .sunday && Weekday(argument: "1") == .monday && Weekday(argument: "6") == .saturday)
+        #expect(Weekday(argument: "8") == nil && Weekday(argument: "Sun") == .sunday)
+        #expect(Weekday.allValueStrings.first == "monday")
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run("calendar", tree, "--month", "next", "--today", "2026-12-15", "--first-weekday", "0", "-o", scratch.path("next.svg").path) == 0)
+        #expect(try scratch.read("next.svg").contains("data-date=\"2027-01-31\""))
+        #expect(scratch.run("calendar", tree, "--month", "last", "--today", "2027-01-15", "-o", scratch.path("last.svg").path) == 0)
+        #expect(try scratch.read("last.svg").contains("data-date=\"2026-12-31\""))
+        #expect(scratch.run("calendar", tree, "--month", "someday") == 2)
     }
 }

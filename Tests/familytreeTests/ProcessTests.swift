@@ -75,3 +75,25 @@ import TestSupport
         #expect(result.stdout.contains("Ada Lovelace") && result.stdout.contains("1815–1852"))
     }
 }
+
+/// `familytree relation` as a person runs it.
+@Suite struct RelationCommandTests {
+    func run(_ arguments: [String]) throws -> ChildProcess.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary.path), "build the CLI first: swift build")
+        return try ChildProcess.run(ProcessTests.binary, ["relation"] + arguments + ["--tree", Scratch.packageRoot.appendingPathComponent("examples/family.json").path])
+    }
+
+    @Test func saysTheClosestCountsTheRestAndListsThemAll() throws {
+        let closest = try run(["Peter Müller", "Emily Carter"])
+        #expect(closest.status == 0)
+        #expect(closest.stdout == "Emily Carter is Peter Müller's wife (and related 1 more way: --all lists them)\n")
+        let all = try run(["peter", "emily", "--all"])
+        #expect(all.stdout.contains("Emily Carter is Peter Müller's first cousin\n  common ancestors: Heinrich Müller and Greta Schäfer\n"))
+        let json = try run(["sophie", "cian", "--format", "json"])
+        #expect(json.stdout.contains("\"relationship\": \"first cousin 1x removed\""))
+        // Not related is an answer, not an error.
+        let none = try run(["zoe", "tomas"])
+        #expect(none.status == 0 && none.stdout.contains("are not related"))
+        #expect(try run(["nobody", "tomas"]).status == 1)
+    }
+}

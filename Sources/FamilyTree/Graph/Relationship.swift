@@ -1,0 +1,282 @@
+/// How one person (B) is related to another (A): a value an app can word in any language;
+/// `english` words it in English.
+public struct Relationship: Sendable, Hashable {
+    /// The shape of the relationship, from A's side: `.ancestor(2)` means B is A's grandparent.
+    public enum Kind: Sendable, Hashable {
+        /// B is A.
+        case same
+        /// B is A's parent (1), grandparent (2), great-grandparent (3), ...
+        case ancestor(generations: Int)
+        /// B is A's child (1), grandchild (2), ...
+        case descendant(generations: Int)
+        /// B is A's brother or sister.
+        case sibling
+        /// B is A's sibling's child (1: niece or nephew), grandchild (2), ...
+        case siblingsDescendant(generations: Int)
+        /// B is A's parent's sibling (1: aunt or uncle), grandparent's sibling (2), ...
+        case ancestorsSibling(generations: Int)
+        /// B is A's cousin of a degree (1: first cousins share grandparents), removed by generations.
+        case cousin(degree: Int, removed: Int)
+        /// B is (or, `former`, was) A's spouse or partner.
+        case spouse(former: Bool)
+        /// B is A's spouse's parent.
+        case parentInLaw
+        /// B is A's child's spouse.
+        case childInLaw
+        /// B is A's spouse's sibling, or A's sibling's spouse.
+        case siblingInLaw
+        /// B is A's parent's spouse who is not A's parent.
+        case stepParent
+        /// B is A's spouse's child who is not A's child.
+        case stepChild
+        /// B is A's step-parent's child who shares no parent with A.
+        case stepSibling
+    }
+
+    public var kind: Kind
+    /// Blood relatives through one shared parent only (half-siblings and their lines).
+    public var isHalf = false
+    /// Related twice over the same way (double first cousins: two couples of common grandparents).
+    public var isDouble = false
+    /// The line passes through an adopted or foster child.
+    public var isByAdoption = false
+    /// B's sex, for the words (aunt or uncle); `nil` words it neutrally.
+    public var sex: Sex?
+    /// The common ancestors the blood relationship goes through (member positions).
+    public var commonAncestors: [Int] = []
+    /// The people from A to B through a common ancestor (member positions), for blood relatives.
+    public var path: [Int] = []
+
+    public init(kind: Kind, sex: Sex? = nil) {
+        self.kind = kind
+        self.sex = sex
+    }
+
+    /// Generations between A and B plus one for each marriage: smaller is closer.
+    var distance: Int {
+        switch kind {
+        case .same: 0
+        case .spouse: 1
+        case .ancestor(let n), .descendant(let n): n
+        case .sibling: 2
+        case .siblingsDescendant(let n), .ancestorsSibling(let n): n + 2
+        case .cousin(let degree, let removed): 2 * degree + 2 + removed
+        case .parentInLaw, .childInLaw, .stepParent, .stepChild: 2
+        case .siblingInLaw, .stepSibling: 3
+        }
+    }
+}
+
+/// Finds every way two members of a graph are related: by blood (through their lowest common
+/// ancestors, each relationship once however many paths lead to it), by marriage, by step.
+public struct RelationshipCalculator: Sendable {
+    public let graph: FamilyGraph
+    /// Each member's parents and whether the tie is an adoption or fostering; step ties are left out.
+    private let parents: [[(parent: Int, adoptive: Bool)]]
+    private let children: [[Int]]
+    /// Generations of ancestry followed at the most.
+    public static let maximumGenerations = 64
+
+    public init(_ graph: FamilyGraph) {
+        self.graph = graph
+        var parents = Array(repeating: [(parent: Int, adoptive: Bool)](), count: graph.members.count)
+        var children = Array(repeating: [Int](), count: graph.members.count)
+        let topology = graph.topology
+        for (union, childIndices) in topology.children.enumerated() {
+            for (child, link) in zip(childIndices, graph.unions[union].children) where link.kind != .step {
+                for partner in topology.partners[union] where !parents[child].contains(where: { $0.parent == partner }) {
+                    parents[child].append((partner, link.kind != .birth))
+                    children[partner].append(child)
+                }
+            }
+        }
+        for link in topology.crossLinks where !parents[link.child].contains(where: { $0.parent == link.parent }) {
+            parents[link.child].append((link.parent, false))
+            children[link.parent].append(link.child)
+        }
+        self.parents = parents
+        self.children = children
+    }
+
+    /// Every distinct way B is related to A, closest first; empty when they are not related.
+    public func relationships(from a: Int, to b: Int) -> [Relationship] {
+        let sex = graph.members[b].sex.flatMap { $0 == .male || $0 == .female ? $0 : nil }
+        if a == b { return [Relationship(kind: .same, sex: sex)] }
+        var found = bloodRelationships(from: a, to: b, sex: sex)
+        found += marriageRelationships(from: a, to: b, sex: sex)
+        return found.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
+    }
+
+    /// The members at each number of generations up from `member` (level 0 is the member).
+    private func ancestry(of member: Int) -> [Set<Int>] {
+        var levels: [Set<Int>] = [[member]]
+        while levels.count <= Self.maximumGenerations {
+            let next = Set(levels.last!.flatMap { parents[$0].map(\.parent) })
+            if next.isEmpty { break }
+            levels.append(next)
+        }
+        return levels
+    }
+
+    private func bloodRelationships(from a: Int, to b: Int, sex: Sex?) -> [Relationship] {
+        let up = (a: ancestry(of: a), b: ancestry(of: b))
+        // Lowest common ancestors: common at (i, j) with no child common at (i - 1, j - 1) on both lines.
+        var lowest: [(ancestor: Int, i: Int, j: Int)] = []
+        for (i, levelA) in up.a.enumerated() {
+            for (j, levelB) in up.b.enumerated() {
+                for ancestor in levelA.intersection(levelB).sorted() {
+                    let throughChild = i > 0 && j > 0 && children[ancestor].contains { up.a[i - 1].contains($0) && up.b[j - 1].contains($0) }
+                    if !throughChild { lowest.append((ancestor, i, j)) }
+                }
+            }
+        }
+        // One relationship per shape; the couple (or single parent) above each line counts once.
+        var byShape: [[Int]: [Set<Int>]] = [:]
+        var shapes: [[Int]] = []
+        var ancestorsByShape: [[Int]: [Int]] = [:]
+        var pathByShape: [[Int]: [Int]] = [:]
+        for (ancestor, i, j) in lowest {
+            let shape = [i, j]
+            if byShape[shape] == nil { shapes.append(shape) }
+            ancestorsByShape[shape, default: []].append(ancestor)
+            if pathByShape[shape] == nil { pathByShape[shape] = path(from: a, up: i, to: ancestor, levels: up.a) + path(from: b, up: j, to: ancestor, levels: up.b).reversed().dropFirst() }
+            let couple = coupleAbove(ancestor, i: i, j: j, levels: up)
+            if !(byShape[shape] ?? []).contains(couple) { byShape[shape, default: []].append(couple) }
+        }
+        return shapes.compactMap { shape in
+            let (i, j) = (shape[0], shape[1])
+            let kind: Relationship.Kind
+            switch (i, j) {
+            case (0, let n): kind = .descendant(generations: n)
+            case (let n, 0): kind = .ancestor(generations: n)
+            case (1, 1): kind = .sibling
+            case (1, let n): kind = .siblingsDescendant(generations: n - 1)
+            case (let n, 1): kind = .ancestorsSibling(generations: n - 1)
+            default: kind = .cousin(degree: min(i, j) - 1, removed: abs(i - j))
+            }
+            var relationship = Relationship(kind: kind, sex: sex)
+            let couples = byShape[shape] ?? []
+            if i > 0, j > 0 {
+                relationship.isHalf = couples.allSatisfy { $0.count < 2 }
+                relationship.isDouble = couples.filter { $0.count == 2 }.count >= 2
+            }
+            relationship.commonAncestors = ancestorsByShape[shape] ?? []
+            relationship.path = pathByShape[shape] ?? []
+            relationship.isByAdoption = zip(relationship.path, relationship.path.dropFirst()).contains { step in
+                parents[step.0].contains { $0.parent == step.1 && $0.adoptive } || parents[step.1].contains { $0.parent == step.0 && $0.adoptive }
+            }
+            return relationship
+        }
+    }
+
+    /// The common ancestors above the two lines' children that meet at `ancestor`: both parents of
+    /// a full sibling pair, one for a half pair.
+    private func coupleAbove(_ ancestor: Int, i: Int, j: Int, levels: (a: [Set<Int>], b: [Set<Int>])) -> Set<Int> {
+        guard i > 0, j > 0 else { return [ancestor] }
+        let childA = children[ancestor].first { levels.a[i - 1].contains($0) }
+        let childB = children[ancestor].first { levels.b[j - 1].contains($0) }
+        guard let childA, let childB else { return [ancestor] }
+        let shared = Set(parents[childA].map(\.parent)).intersection(parents[childB].map(\.parent))
+        return shared.filter { levels.a[i].contains($0) && levels.b[j].contains($0) }
+    }
+
+    /// `member`, its parent on the way up, ... up to `ancestor`, `generations` steps.
+    private func path(from member: Int, up generations: Int, to ancestor: Int, levels: [Set<Int>]) -> [Int] {
+        var result = [ancestor]
+        var current = ancestor
+        for level in stride(from: generations - 1, through: 0, by: -1) {
+            guard let child = children[current].first(where: { levels[level].contains($0) && (level > 0 || $0 == member) }) else { break }
+            result.append(child)
+            current = child
+        }
+        return result.reversed()
+    }
+
+    private func marriageRelationships(from a: Int, to b: Int, sex: Sex?) -> [Relationship] {
+        let topology = graph.topology
+        func spouses(_ member: Int) -> [Int] { graph.partners(ofMemberAt: member) }
+        func parentsOf(_ member: Int) -> [Int] { parents[member].map(\.parent) }
+        var found: [Relationship] = []
+        for union in topology.unionsOfMember[a] where topology.partners[union].contains(b) {
+            found.append(Relationship(kind: .spouse(former: graph.unions[union].divorce != nil || graph.unions[union].divorcePhrase != nil), sex: sex))
+        }
+        let aParents = Set(parentsOf(a)), bParents = Set(parentsOf(b))
+        let aSpouses = Set(spouses(a)), bSpouses = Set(spouses(b))
+        let aSiblings = Set(aParents.flatMap { children[$0] }).subtracting([a])
+        if aSpouses.contains(where: { parentsOf($0).contains(b) }), !aParents.contains(b) { found.append(Relationship(kind: .parentInLaw, sex: sex)) }
+        if children[a].contains(where: { bSpouses.contains($0) }) { found.append(Relationship(kind: .childInLaw, sex: sex)) }
+        let spouseSiblings = aSpouses.flatMap { spouse in parentsOf(spouse).flatMap { children[$0] }.filter { $0 != spouse } }
+        if (spouseSiblings.contains(b) || aSiblings.contains(where: { bSpouses.contains($0) })), !aSiblings.contains(b) {
+            found.append(Relationship(kind: .siblingInLaw, sex: sex))
+        }
+        if aParents.contains(where: { bSpouses.contains($0) }), !aParents.contains(b) { found.append(Relationship(kind: .stepParent, sex: sex)) }
+        if bParents.contains(where: { aSpouses.contains($0) }), !bParents.contains(a) { found.append(Relationship(kind: .stepChild, sex: sex)) }
+        let stepParents = aParents.flatMap(spouses).filter { !aParents.contains($0) }
+        if aParents.isDisjoint(with: bParents), stepParents.contains(where: { bParents.contains($0) }) { found.append(Relationship(kind: .stepSibling, sex: sex)) }
+        return found
+    }
+}
+
+extension Relationship {
+    /// The relationship in English, as B to A: "grandmother", "half-brother", "2nd cousin 1x
+    /// removed", "double first cousin", "mother-in-law", "former husband".
+    public var english: String {
+        func gendered(_ female: String, _ male: String, _ neutral: String) -> String {
+            switch sex {
+            case .female?: female
+            case .male?: male
+            default: neutral
+            }
+        }
+        func greats(_ count: Int) -> String {
+            switch count {
+            case ..<1: ""
+            case 1: "great-"
+            default: "\(ordinal(count)) great-"
+            }
+        }
+        var words: String
+        switch kind {
+        case .same: return "the same person"
+        case .ancestor(let n):
+            let parent = gendered("mother", "father", "parent")
+            words = n == 1 ? parent : greats(n - 2) + "grand" + parent
+        case .descendant(let n):
+            let child = gendered("daughter", "son", "child")
+            words = n == 1 ? child : greats(n - 2) + "grand" + child
+        case .sibling: words = gendered("sister", "brother", "sibling")
+        case .siblingsDescendant(let n):
+            let niece = gendered("niece", "nephew", "sibling's child")
+            words = n == 1 ? niece : sex == nil ? "sibling's " + greats(n - 2) + "grandchild" : greats(n - 2) + "grand" + niece
+        case .ancestorsSibling(let n):
+            let aunt = gendered("aunt", "uncle", "parent's sibling")
+            words = n == 1 ? aunt : sex == nil ? greats(n - 2) + "grandparent's sibling" : greats(n - 1) + aunt
+        case .cousin(let degree, let removed):
+            words = (degree == 1 ? "first" : ordinal(degree)) + " cousin" + (removed > 0 ? " \(removed)x removed" : "")
+        case .spouse(let former): words = (former ? "former " : "") + gendered("wife", "husband", "spouse")
+        case .parentInLaw: words = gendered("mother", "father", "parent") + "-in-law"
+        case .childInLaw: words = gendered("daughter", "son", "child") + "-in-law"
+        case .siblingInLaw: words = gendered("sister", "brother", "sibling") + "-in-law"
+        case .stepParent: words = "step" + gendered("mother", "father", "-parent")
+        case .stepChild: words = "step" + gendered("daughter", "son", "child")
+        case .stepSibling: words = "step" + gendered("sister", "brother", "-sibling")
+        }
+        if isHalf { words = (words.contains(" ") ? "half " : "half-") + words }
+        if isDouble { words = "double " + words }
+        if isByAdoption { words += " (by adoption)" }
+        return words
+    }
+}
+
+/// 1st, 2nd, 3rd, 4th, 11th, 21st, ...
+func ordinal(_ number: Int) -> String {
+    let suffix: String
+    switch (number % 10, number % 100) {
+    case (_, 11...13): suffix = "th"
+    case (1, _): suffix = "st"
+    case (2, _): suffix = "nd"
+    case (3, _): suffix = "rd"
+    default: suffix = "th"
+    }
+    return "\(number)\(suffix)"
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import FamilyTree
+import Foundation
+
+struct RelationCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relation",
+        abstract: "Say how two people are related.",
+        discussion: """
+        Prints how B is related to A: parent, grandparent, sibling, half-sibling, aunt, niece, first
+        cousin 1x removed, double first cousin, spouse or former spouse, in-laws, step relations, and
+        "(by adoption)" where the line passes an adopted or foster child. Under pedigree collapse
+        people are related in several ways: the closest is printed and the others counted; --all lists
+        each with its common ancestors and the people in between. Not related is an answer (exit 0).
+
+        Examples:
+          familytree relation "Ada Lovelace" "Lord Byron" --tree family.json
+          familytree relation victoria albert --tree royal92.ged --all
+          familytree relation a b --format json
+        """
+    )
+
+    @Argument(help: "A (an id or a unique name).") var first: String
+    @Argument(help: "B, whose relationship to A is said.") var second: String
+    @Option(help: "The tree file (tree.json, GEDCOM or vCard).") var tree: String = "tree.json"
+    @Flag(help: "Every distinct relationship, closest first, with common ancestors and path.") var all = false
+    @Option(help: "text or json.") var format: String = "text"
+
+    func validate() throws {
+        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+    }
+
+    func run() throws {
+        let graph = try TreeFiles.loadGraph(tree)
+        let (a, b) = (try graph.resolveMember(first), try graph.resolveMember(second))
+        let found = RelationshipCalculator(graph).relationships(from: a, to: b)
+        func name(_ index: Int) -> String { graph.members[index].fullName.isEmpty ? graph.members[index].id : graph.members[index].fullName }
+        if format == "json" {
+            let list = (all ? found : Array(found.prefix(1))).map { relationship -> JSONValue in
+                .object([
+                    "relationship": .string(relationship.english), "half": .bool(relationship.isHalf), "double": .bool(relationship.isDouble),
+                    "byAdoption": .bool(relationship.isByAdoption),
+                    "commonAncestors": .array(relationship.commonAncestors.map { .string(graph.members[$0].id) }),
+                    "path": .array(relationship.path.map { .string(graph.members[$0].id) }),
+                ])
+            }
+            Console.output(JSONWriter.string(from: .object([
+                "from": .string(graph.members[a].id), "to": .string(graph.members[b].id), "relationships": .array(list), "count": .number(String(found.count)),
+            ])))
+            return
+        }
+        guard let closest = found.first else {
+            Console.say("\(name(b)) and \(name(a)) are not related in \(tree)\n")
+            return
+        }
+        if !all {
+            let more = found.count > 1 ? " (and related \(found.count - 1) more way\(found.count == 2 ? "" : "s"): --all lists them)" : ""
+            Console.say("\(name(b)) is \(name(a))'s \(closest.english)\(more)\n")
+            return
+        }
+        var lines: [String] = []
+        for relationship in found {
+            lines.append("\(name(b)) is \(name(a))'s \(relationship.english)")
+            if !relationship.commonAncestors.isEmpty {
+                lines.append("  common ancestors: " + relationship.commonAncestors.map(name).joined(separator: " and "))
+                lines.append("  path: " + relationship.path.map(name).joined(separator: " → "))
+            }
+        }
+        Console.say(lines.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import FamilyTree
+@testable import FamilyTreeGEDCOM
+
+/// Relationships in royal92.ged whose answers history gives. Checked against two independent
+/// published sources each: ThoughtCo, "How Was Queen Victoria Related to Prince Albert?", and
+/// Elizabeth Longford, "Queen Victoria: Born to Succeed" (1965), quoted on the Golden Age of
+/// Regina blog: Victoria's mother and Albert's father were sister and brother, children of Francis,
+/// Duke of Saxe-Coburg-Saalfeld, and Augusta Reuss-Ebersdorf; Victoria's father Edward, Duke of
+/// Kent, was George III's fourth son.
+@Suite(.enabled(if: GEDCOMFixtures.haveSharedData, "../shared/data is not beside the package"))
+struct HistoricalRelationshipTests {
+    static func royal92() throws -> (FamilyGraph, RelationshipCalculator) {
+        let bytes = Array(try Data(contentsOf: GEDCOMFixtures.sharedData.appendingPathComponent("royal92/royal92.ged")))
+        let graph = try FamilyGraph(document: try GEDCOMImport(bytes: bytes).document)
+        return (graph, RelationshipCalculator(graph))
+    }
+
+    func index(_ name: String, in graph: FamilyGraph) throws -> Int {
+        guard case .found(let index) = graph.lookUp(name) else { throw LookupFailure(name: name) }
+        return index
+    }
+
+    struct LookupFailure: Error { var name: String }
+
+    @Test func victoriaAndAlbertWereFirstCousinsAndSpouses() throws {
+        let (graph, calculator) = try Self.royal92()
+        let victoria = try index("Victoria Hanover", in: graph), albert = try index("Albert Augustus Charles", in: graph)
+        let found = calculator.relationships(from: victoria, to: albert)
+        #expect(found.prefix(2).map(\.english) == ["husband", "first cousin"])
+        let cousins = try #require(found.first { $0.kind == .cousin(degree: 1, removed: 0) })
+        let grandparents = Set(cousins.commonAncestors.map { graph.members[$0].fullName })
+        #expect(grandparents.contains { $0.hasPrefix("Francis") } && grandparents.contains { $0.hasPrefix("Augusta") })
+        #expect(calculator.relationships(from: albert, to: victoria).prefix(2).map(\.english) == ["wife", "first cousin"])
+    }
+
+    @Test func georgeIIIWasVictoriasGrandfather() throws {
+        let (graph, calculator) = try Self.royal92()
+        let victoria = try index("Victoria Hanover", in: graph), george = try index("George III Hanover", in: graph)
+        #expect(calculator.relationships(from: victoria, to: george).first?.english == "grandfather")
+        #expect(calculator.relationships(from: george, to: victoria).first?.english == "granddaughter")
+    }
+}

@@ -1,0 +1,102 @@
+import Testing
+@testable import FamilyTree
+
+/// "How are we related?" on a family built for it: every kind of relationship, half and double
+/// ones, a remarriage, an adoption, and a marriage between cousins that makes two relationships.
+@Suite struct RelationshipTests {
+    static let fixture = #"""
+    {"members": [
+      {"id": "gg1", "firstName": "Gustav", "sex": "male"}, {"id": "gg2", "firstName": "Greta", "sex": "female"},
+      {"id": "g1", "firstName": "Georg", "sex": "male"}, {"id": "g2", "firstName": "Gisela", "sex": "female"},
+      {"id": "g3", "firstName": "Grete", "sex": "female"}, {"id": "g1b", "firstName": "Gerda", "sex": "female"},
+      {"id": "gx", "firstName": "Gunnar", "sex": "male"},
+      {"id": "p1", "firstName": "Paul", "sex": "male", "birthday": "1940"}, {"id": "s1", "firstName": "Susanne", "sex": "female"},
+      {"id": "p2", "firstName": "Petra", "sex": "female", "birthday": "1942"}, {"id": "s2", "firstName": "Stefan", "sex": "male"},
+      {"id": "h1", "firstName": "Hanna", "sex": "female"}, {"id": "x", "firstName": "Xaver", "sex": "male"},
+      {"id": "t", "firstName": "Tanja", "sex": "female"}, {"id": "u", "firstName": "Uwe", "sex": "male"},
+      {"id": "p3", "firstName": "Peter", "sex": "male"}, {"id": "p3w", "firstName": "Pia", "sex": "female"},
+      {"id": "a", "firstName": "Anton", "sex": "male", "birthday": "1965"}, {"id": "b", "firstName": "Berta", "sex": "female", "birthday": "1967"},
+      {"id": "c", "firstName": "Carl", "sex": "male", "birthday": "1970"}, {"id": "d", "firstName": "Dora", "sex": "female"},
+      {"id": "e", "firstName": "Emil", "sex": "male"}, {"id": "k", "firstName": "Kurt", "sex": "male"},
+      {"id": "f", "firstName": "Fritz", "sex": "male"}, {"id": "fw", "firstName": "Frieda", "sex": "female"},
+      {"id": "w", "firstName": "Wilma", "sex": "female"}, {"id": "y", "firstName": "Yannick", "sex": "male"}, {"id": "z", "firstName": "Zeno", "sex": "male"},
+      {"id": "a1", "firstName": "Alma", "sex": "female", "birthday": "1990"}, {"id": "a2", "firstName": "Arno", "sex": "male", "birthday": "1992"},
+      {"id": "n1", "firstName": "Noa", "birthday": "1995"},
+      {"id": "b1", "firstName": "Bruno", "sex": "male"}, {"id": "d1", "firstName": "Dagmar", "sex": "female"}, {"id": "f1", "firstName": "Fenja", "sex": "female"},
+      {"id": "q", "firstName": "Quirin", "sex": "male"}, {"id": "r", "firstName": "Rita", "sex": "female"}, {"id": "v", "firstName": "Viktor", "sex": "male"},
+      {"id": "a1a", "firstName": "Ada", "sex": "female"}, {"id": "b1a", "firstName": "Bodo", "sex": "male"}, {"id": "d1a", "firstName": "Dirk", "sex": "male"},
+      {"id": "dgm", "firstName": "Max", "sex": "male"}, {"id": "dgf", "firstName": "Frida", "sex": "female"},
+      {"id": "dgo", "firstName": "Otto", "sex": "male"}, {"id": "dgp", "firstName": "Paula", "sex": "female"},
+      {"id": "mm", "firstName": "Moritz", "sex": "male"}, {"id": "nn", "firstName": "Nele", "sex": "female"},
+      {"id": "oo", "firstName": "Oskar", "sex": "male"}, {"id": "pp", "firstName": "Paulina", "sex": "female"},
+      {"id": "mc", "firstName": "Mia", "sex": "female"}, {"id": "oc", "firstName": "Olga", "sex": "female"}
+    ],
+    "unions": [
+      {"id": "gg", "partners": ["gg1", "gg2"], "children": ["g1", "g1b"]},
+      {"id": "g12", "partners": ["g1", "g2"], "children": ["p1", "p2"]},
+      {"id": "g13", "partners": ["g1", "g3"], "children": ["h1"]},
+      {"id": "g1bx", "partners": ["g1b", "gx"], "children": ["p3"]},
+      {"id": "p1s1", "partners": ["p1", "s1"], "divorce": "1975", "children": ["a", "b", {"id": "c", "kind": "adopted"}]},
+      {"id": "p1t", "partners": ["p1", "t"]},
+      {"id": "tu", "partners": ["t", "u"], "children": ["k"]},
+      {"id": "p2s2", "partners": ["p2", "s2"], "children": ["d"]},
+      {"id": "h1x", "partners": ["h1", "x"], "children": ["e"]},
+      {"id": "p3w", "partners": ["p3", "p3w"], "children": ["f"]},
+      {"id": "aw", "partners": ["a", "w"], "children": ["a1", "a2", "n1"]},
+      {"id": "by", "partners": ["b", "y"], "children": ["b1"]},
+      {"id": "be", "partners": ["b", "e"]},
+      {"id": "dz", "partners": ["d", "z"], "children": ["d1"]},
+      {"id": "ffw", "partners": ["f", "fw"], "children": ["f1"]},
+      {"id": "a1q", "partners": ["a1", "q"], "children": ["a1a"]},
+      {"id": "b1r", "partners": ["b1", "r"], "children": ["b1a"]},
+      {"id": "d1v", "partners": ["d1", "v"], "children": ["d1a"]},
+      {"id": "dgmf", "partners": ["dgm", "dgf"], "children": ["mm", "nn"]},
+      {"id": "dgop", "partners": ["dgo", "dgp"], "children": ["oo", "pp"]},
+      {"id": "mmpp", "partners": ["mm", "pp"], "children": ["mc"]},
+      {"id": "oonn", "partners": ["oo", "nn"], "children": ["oc"]}
+    ]}
+    """#
+
+    static let calculator: RelationshipCalculator = {
+        RelationshipCalculator(try! FamilyGraph(json: Array(fixture.utf8), file: "fixture.json"))
+    }()
+
+    /// How B is related to A, every relationship, closest first.
+    func words(_ a: String, _ b: String) -> [String] {
+        let graph = Self.calculator.graph
+        return Self.calculator.relationships(from: graph.index(of: a)!, to: graph.index(of: b)!).map(\.english)
+    }
+
+    @Test(arguments: [
+        ("a", "a", ["the same person"]),
+        ("a", "p1", ["father"]), ("a", "s1", ["mother"]), ("a", "g1", ["grandfather"]), ("a", "g2", ["grandmother"]),
+        ("a", "gg1", ["great-grandfather"]), ("a", "gg2", ["great-grandmother"]), ("a1a", "gg1", ["3rd great-grandfather"]),
+        ("p1", "a", ["son"]), ("g1", "a", ["grandson"]), ("gg1", "a", ["great-grandson"]), ("gg1", "a1", ["2nd great-granddaughter"]),
+        ("a", "a1", ["daughter"]), ("a", "a2", ["son"]), ("a", "n1", ["child"]), ("a", "a1a", ["granddaughter"]),
+        ("a", "b", ["sister"]), ("b", "a", ["brother"]), ("a", "c", ["brother (by adoption)"]), ("c", "b", ["sister (by adoption)"]),
+        ("p1", "h1", ["half-sister"]), ("a", "h1", ["half-aunt"]),
+        ("a", "p2", ["aunt"]), ("d", "p1", ["uncle"]), ("b1", "a", ["uncle"]), ("a", "g1b", ["great-aunt"]), ("b1a", "a", ["great-uncle"]),
+        ("a", "b1", ["nephew"]), ("a", "b1a", ["grandnephew"]), ("b", "n1", ["sibling's child"]), ("p1", "d", ["niece"]),
+        ("a", "d", ["first cousin"]), ("d", "a", ["first cousin"]), ("a", "d1", ["first cousin 1x removed"]), ("a", "d1a", ["first cousin 2x removed"]),
+        ("a", "p3", ["first cousin 1x removed"]), ("a", "f", ["2nd cousin"]), ("a", "f1", ["2nd cousin 1x removed"]), ("f1", "a1", ["3rd cousin"]),
+        ("mc", "oc", ["double first cousin"]), ("mm", "nn", ["sister"]),
+        ("a", "w", ["wife"]), ("w", "a", ["husband"]), ("p1", "s1", ["former wife"]), ("p1", "t", ["wife"]),
+        ("w", "p1", ["father-in-law"]), ("w", "s1", ["mother-in-law"]), ("p1", "w", ["daughter-in-law"]), ("w", "b", ["sister-in-law"]), ("a", "y", ["brother-in-law"]),
+        ("a", "t", ["stepmother"]), ("t", "a", ["stepson"]), ("a", "k", ["stepbrother"]), ("k", "b", ["stepsister"]),
+        // Berta married her half first cousin Emil: two relationships, the closer first.
+        ("e", "b", ["wife", "half first cousin"]), ("a", "e", ["brother-in-law", "half first cousin"]),
+        ("a", "u", []), ("a", "mc", []),
+    ] as [(String, String, [String])])
+    func relationships(a: String, b: String, expected: [String]) {
+        #expect(words(a, b) == expected, "\(b) to \(a)")
+    }
+
+    @Test func aRelationshipNamesItsCommonAncestorsAndPath() throws {
+        let graph = Self.calculator.graph
+        let cousin = try #require(Self.calculator.relationships(from: graph.index(of: "a")!, to: graph.index(of: "d")!).first)
+        #expect(Set(cousin.commonAncestors.map { graph.members[$0].id }) == ["g1", "g2"])
+        #expect(cousin.path.map { graph.members[$0].id }.first == "a" && cousin.path.map { graph.members[$0].id }.last == "d")
+        #expect(cousin.path.count == 5)
+        #expect(cousin.kind == .cousin(degree: 1, removed: 0))
+    }
+}

@@ -13,9 +13,13 @@ public struct GEDCOMExport: Sendable {
     }
 
     public var version: Version
+    /// Members (and so their families) whose records carry `RESN privacy`: the living, in a
+    /// file made with their details left out (`FamilyGraph.privatizingLiving`).
+    public var privateMembers: Set<Member.ID>
 
-    public init(version: Version = .v7) {
+    public init(version: Version = .v7, privateMembers: Set<Member.ID> = []) {
         self.version = version
+        self.privateMembers = privateMembers
     }
 
     public func write(_ graph: FamilyGraph) -> String {
@@ -26,6 +30,7 @@ public struct GEDCOMExport: Sendable {
         let unionXref = xrefs(graph.unions.map(\.id), prefix: "F")
         for (index, member) in graph.members.enumerated() {
             lines.append("0 @\(memberXref[index])@ INDI")
+            if privateMembers.contains(member.id) { lines.append(restriction) }
             if memberXref[index] != member.id { lines.append("1 _FTID \(escaped(member.id))") }
             let given = [member.firstName, member.middleName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
             lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/".replacing("  ", with: " "))
@@ -61,6 +66,7 @@ public struct GEDCOMExport: Sendable {
         }
         for (index, union) in graph.unions.enumerated() {
             lines.append("0 @\(unionXref[index])@ FAM")
+            if union.partners.contains(where: privateMembers.contains) { lines.append(restriction) }
             if unionXref[index] != union.id { lines.append("1 _FTID \(escaped(union.id))") }
             let partners = graph.topology.partners[index]
             // HUSB and WIFE are the first and second partner: GEDCOM 7 allows any sexes.
@@ -73,6 +79,9 @@ public struct GEDCOMExport: Sendable {
         lines.append("0 TRLR")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The restriction notice of a private record (GEDCOM 7 writes its enumeration in capitals).
+    private var restriction: String { version == .v7 ? "1 RESN PRIVACY" : "1 RESN privacy" }
 
     /// A date kept as written: a phrase in 7.0, the text itself in 5.5.1 (where a DATE may be free text).
     private func datePhrase(_ text: String, level: Int) -> [String] {

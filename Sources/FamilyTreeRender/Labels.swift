@@ -9,6 +9,8 @@ public enum LabelFormat: String, Sendable, Hashable, CaseIterable {
     case nameAge = "name-age"
     /// The full name only.
     case name
+    /// The full name, then the relationship to a home person: "Aunt", "2nd cousin 1x removed".
+    case relation
 }
 
 /// Produces the lines of text for each member's box, and the box size that fits them.
@@ -16,14 +18,29 @@ public struct Labeler: Sendable {
     public var format: LabelFormat
     /// The day ages are computed on, as a `CalendarDate` day number; required for `.nameAge`.
     public var today: Int?
+    /// Each member's relationship to the home person, by member id; required for `.relation`.
+    public var relations: [Member.ID: String]
 
     /// The widest a box may grow; longer lines are shortened with an ellipsis.
     public static let maximumWidth = 260.0
     public static let minimumWidth = 120.0
 
-    public init(format: LabelFormat = .nameYears, today: Int? = nil) {
+    public init(format: LabelFormat = .nameYears, today: Int? = nil, relations: [Member.ID: String] = [:]) {
         self.format = format
         self.today = today
+        self.relations = relations
+    }
+
+    /// Labels naming each member's relationship to `home` (the closest one, capitalised: "Aunt").
+    public static func relations(to home: Int, in graph: FamilyGraph) -> [Member.ID: String] {
+        let calculator = RelationshipCalculator(graph)
+        var result: [Member.ID: String] = [:]
+        for index in graph.members.indices {
+            guard let closest = calculator.relationships(from: home, to: index).first else { continue }
+            let words = index == home ? "Home person" : closest.english
+            result[graph.members[index].id] = words.prefix(1).uppercased() + words.dropFirst()
+        }
+        return result
     }
 
     /// The lines shown in the member's box, shortened to fit the maximum width.
@@ -39,6 +56,8 @@ public struct Labeler: Sendable {
             var first = member.shortName.isEmpty ? name : member.shortName
             if let age = age(of: member) { first += " • " + age }
             raw = [first, member.birthday.map(\.displayText) ?? ""].filter { !$0.isEmpty }
+        case .relation:
+            raw = [name, relations[member.id] ?? ""].filter { !$0.isEmpty }
         }
         return raw.enumerated().map { Labeler.shortened($1, fontSize: $0 == 0 ? 13 : 11) }
     }

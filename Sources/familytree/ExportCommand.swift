@@ -17,6 +17,7 @@ struct ExportCommand: ParsableCommand {
         Examples:
           familytree export tree.json -o family.ged
           familytree export tree.json --gedcom-version 5.5.1 -o family-551.ged
+          familytree export tree.json --private living -o public.ged   # the living as RESN privacy records
         """
     )
 
@@ -29,8 +30,13 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "7.0 or 5.5.1.")
     var gedcomVersion: GEDCOMExport.Version = .v7
 
+    @OptionGroup var privacy: PrivacyOptions
+
+    @Option(help: "With --private living: the day who is living is judged on, YYYY-MM-DD (default: today).")
+    var today: String?
+
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree)
-        try TreeFiles.write(GEDCOMExport(version: gedcomVersion).write(graph), to: output)
+        let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree), today: try Today.dayNumber(today))
+        try TreeFiles.write(GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs).write(graph), to: output)
     }
 }

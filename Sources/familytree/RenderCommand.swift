@@ -59,6 +59,7 @@ struct RenderCommand: ParsableCommand {
           familytree render tree.json --format dot-positioned | neato -n2 -Tpdf -o tree.pdf
           familytree render tree.json --root "Ada Lovelace" --generations 2 -o ada.svg
           familytree render tree.json --label name-age --today 2026-11-22 -o ages.svg
+          familytree render tree.json --private living -o public.svg       # for a web page
           familytree render tree.json --engine graphviz --renderer graphviz -o tree.png
           cat tree.json | familytree render - --direction left-right > tree.svg
         """
@@ -82,8 +83,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "top-down or left-right.")
     var direction: LayoutDirection = .topDown
 
-    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\") or name.")
+    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\"), name, or relation (to --home).")
     var label: LabelFormat = .nameYears
+
+    @Option(help: "The home person (an id or a unique name), whom --label relation relates everyone to.")
+    var home: String?
 
     @Option(help: "The day ages are computed on, YYYY-MM-DD (default: today).")
     var today: String?
@@ -96,6 +100,8 @@ struct RenderCommand: ParsableCommand {
 
     @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
     var noPhotos = false
+
+    @OptionGroup var privacy: PrivacyOptions
 
     func validate() throws {
         if engine == .graphviz, !GraphvizSupport.isBuiltIn {
@@ -116,6 +122,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot or .json, or --format")
         }
         guard generations >= 0 else { throw ValidationError("--generations must be 0 or more") }
+        if label == .relation, home == nil { throw ValidationError("--label relation needs --home, the person everyone is related to") }
     }
 
     func run() throws {
@@ -123,8 +130,16 @@ struct RenderCommand: ParsableCommand {
         if let root {
             graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
         }
+        let day = try Today.dayNumber(today)
+        // Relationships are read before the living are hidden: "Aunt" says nothing private.
+        let relations = try home.map { Labeler.relations(to: try graph.resolveMember($0), in: graph) } ?? [:]
+        let before = graph
+        graph = privacy.apply(to: graph, today: day).graph
+        // The hidden keep their label under their new ids.
+        var relationLabels: [Member.ID: String] = [:]
+        for (old, new) in zip(before.members, graph.members) { relationLabels[new.id] = relations[old.id] }
         graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree)
-        let labeler = Labeler(format: label, today: try Today.dayNumber(today))
+        let labeler = Labeler(format: label, today: day, relations: relationLabels)
         if renderer == .graphviz {
             let graphvizFormat = format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
             let bytes = try GraphvizSupport.render(graph, labeler: labeler, direction: direction, format: graphvizFormat)

@@ -20,6 +20,7 @@ struct Scratch {
     func write(_ name: String, _ text: String) throws { try text.write(to: path(name), atomically: true, encoding: .utf8) }
     func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() }
     func run(_ arguments: String...) -> Int32 { FamilyTreeCommand.run(arguments: arguments) }
+    func run(_ arguments: [String]) -> Int32 { FamilyTreeCommand.run(arguments: arguments) }
 }
 
 @Suite struct RenderCommandTests {

@@ -1,0 +1,101 @@
+/// Who counts as living, for hiding the living before a chart or a file is published.
+///
+/// A person is living unless a death date or death phrase is recorded, or they were born more
+/// than `maximumAge` years ago, or (no birth year known) a child of theirs was born more than
+/// `childBornYearsAgo` years ago or a parent more than `parentBornYearsAgo` years ago.
+public struct LivingRule: Sendable, Hashable {
+    public var maximumAge: Int
+    public var childBornYearsAgo: Int
+    public var parentBornYearsAgo: Int
+
+    public init(maximumAge: Int = 110, childBornYearsAgo: Int = 90, parentBornYearsAgo: Int = 130) {
+        self.maximumAge = maximumAge
+        self.childBornYearsAgo = childBornYearsAgo
+        self.parentBornYearsAgo = parentBornYearsAgo
+    }
+
+    /// Which members of `graph` count as living on `today` (a day number), by position.
+    public func living(in graph: FamilyGraph, today: Int) -> [Bool] {
+        func bornBefore(_ member: Member, yearsAgo: Int) -> Bool {
+            // The latest day the birth can be: "1900" counts from its last day, "about 1900" from 1905.
+            guard let latest = member.birthday?.possibleDays?.upperBound else { return false }
+            return latest < today - Int((Double(yearsAgo) * 365.2425).rounded(.up))
+        }
+        var children = Array(repeating: [Int](), count: graph.members.count)
+        for (union, kids) in graph.topology.children.enumerated() {
+            for partner in graph.topology.partners[union] { children[partner] += kids }
+        }
+        return graph.members.indices.map { index in
+            let member = graph.members[index]
+            if member.deathDate != nil || member.deathPhrase != nil { return false }
+            if member.birthday?.possibleDays != nil { return !bornBefore(member, yearsAgo: maximumAge) }
+            if children[index].contains(where: { bornBefore(graph.members[$0], yearsAgo: childBornYearsAgo) }) { return false }
+            if graph.parents(ofMemberAt: index).contains(where: { bornBefore(graph.members[$0], yearsAgo: parentBornYearsAgo) }) { return false }
+            return true
+        }
+    }
+}
+
+/// What of a living person's name a private chart keeps.
+public enum PrivateNames: String, Sendable, Hashable, CaseIterable {
+    /// "Living Müller".
+    case surname
+    /// "Living".
+    case none
+}
+
+extension FamilyGraph {
+    /// The tree with every living person reduced to "Living" (and their surname, if kept): no
+    /// other names, dates, photo, notes or contact details, and an id that says nothing
+    /// (`living-1`, ...). Unions with a living partner lose their dates and get plain ids too. The
+    /// structure (who is whose child and partner) stays, so the chart keeps its shape.
+    public func privatizingLiving(_ living: [Bool], names: PrivateNames = .surname) -> (graph: FamilyGraph, privateIDs: Set<Member.ID>) {
+        // Plain ids no record already uses.
+        func freshIDs(_ prefix: String, count: Int, taken: Set<String>) -> [String] {
+            var result: [String] = []
+            var number = 0
+            while result.count < count {
+                number += 1
+                if !taken.contains("\(prefix)\(number)") { result.append("\(prefix)\(number)") }
+            }
+            return result
+        }
+        var newID: [Member.ID: Member.ID] = [:]
+        let livingIDs = members.indices.filter { living[$0] }.map { members[$0].id }
+        for (old, new) in zip(livingIDs, freshIDs("living-", count: livingIDs.count, taken: Set(members.map(\.id)))) { newID[old] = new }
+        guard !newID.isEmpty else { return (self, []) }
+        func mapped(_ id: Member.ID) -> Member.ID { newID[id] ?? id }
+        let newMembers = members.enumerated().map { index, member -> Member in
+            guard living[index] else { return member }
+            var hidden = Member(id: mapped(member.id), firstName: "Living", lastName: names == .surname ? member.lastName : nil, sex: member.sex)
+            hidden.isTopOfBloodline = member.isTopOfBloodline
+            hidden.isMarriedIntoFamily = member.isMarriedIntoFamily
+            hidden.color = member.color
+            return hidden
+        }
+        let privateUnions = unions.indices.filter { unions[$0].partners.contains { newID[$0] != nil } }
+        var unionIDs = Dictionary(uniqueKeysWithValues: zip(privateUnions, freshIDs("private-union-", count: privateUnions.count, taken: Set(unions.map(\.id)))))
+        let newUnions = unions.enumerated().map { index, union -> Union in
+            var copy = union
+            copy.partners = union.partners.map(mapped)
+            copy.children = union.children.map { ChildLink(mapped($0.member), kind: $0.kind) }
+            if let id = unionIDs.removeValue(forKey: index) {
+                copy.id = id
+                copy.marriage = nil
+                copy.divorce = nil
+                copy.marriagePhrase = nil
+                copy.divorcePhrase = nil
+            }
+            return copy
+        }
+        let privateLinks = crossBloodlineConnections.indices.filter { newID[crossBloodlineConnections[$0].fromChild] != nil || newID[crossBloodlineConnections[$0].toNewParent] != nil }
+        var linkIDs = Dictionary(uniqueKeysWithValues: zip(privateLinks, freshIDs("private-link-", count: privateLinks.count, taken: Set(crossBloodlineConnections.map(\.id)))))
+        let newConnections = crossBloodlineConnections.enumerated().map { index, connection -> CrossBloodlineConnection in
+            guard let id = linkIDs.removeValue(forKey: index) else { return connection }
+            return CrossBloodlineConnection(id: id, fromChild: mapped(connection.fromChild), toNewParent: mapped(connection.toNewParent))
+        }
+        // The same structure with other ids and fewer fields is valid as before.
+        let graph = try! FamilyGraph(document: TreeDocument(members: newMembers, unions: newUnions, crossBloodlineConnections: newConnections))
+        return (graph, Set(newID.values))
+    }
+}

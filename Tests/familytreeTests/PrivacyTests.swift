@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import FamilyTree
+@testable import familytree
+
+/// `--private living`: nothing of a living person's names, dates, photo, notes or phone reaches
+/// any output, while the dead and the tree's shape stay.
+@Suite struct PrivacyTests {
+    static let tree = #"""
+    {"members": [
+      {"id": "grandpa", "firstName": "Ansgar", "lastName": "Holm", "birthday": "1901-02-03", "deathDate": "1980", "notes": "Fisherman."},
+      {"id": "grandma", "firstName": "Birgit", "lastName": "Holm", "birthday": "1905"},
+      {"id": "zebulon-quixote", "firstName": "Zebulon", "middleName": "Xerxes", "lastName": "Holm", "nickname": "Zebby",
+       "birthday": "1990-07-04", "notes": "SECRETNOTE", "photo": "data:image/png;base64,UEhPVE9CWVRFUw==",
+       "contact": {"uid": "card-7", "phones": [{"label": "Mobile", "value": "+46 70 999 12 34"}]}},
+      {"id": "wren", "firstName": "Wrenna", "lastName": "Ulvaeus", "birthday": "--08-09"},
+      {"id": "kid", "firstName": "Quillon", "lastName": "Holm", "birthday": "2021-01-02"}
+    ],
+    "unions": [
+      {"id": "holm", "partners": ["grandpa", "grandma"], "marriage": "1925-06-07", "children": ["zebulon-quixote"]},
+      {"id": "zebulon-quixote+wren", "partners": ["zebulon-quixote", "wren"], "marriage": "2015-05-16", "children": ["kid"]}
+    ]}
+    """#
+
+    static let secrets = ["Zebulon", "Xerxes", "Zebby", "1990", "07-04", "SECRETNOTE", "UEhPVE9CWVRFUw", "PHOTOBYTES", "999 12 34",
+                          "Wrenna", "08-09", "Aug 9", "Quillon", "2021", "2015", "zebulon", "quixote", "wren", "kid"]
+
+    @Test func noLivingPersonsDetailsReachAnyOutput() throws {
+        let scratch = try Scratch()
+        try scratch.write("family.json", Self.tree)
+        let tree = scratch.path("family.json").path
+        var outputs: [String: String] = [:]
+        for (name, extra) in [("out.svg", []), ("out.dot", []), ("pinned.dot", ["--format", "dot-positioned"]), ("layout.json", [])] as [(String, [String])] {
+            #expect(scratch.run(["render", tree, "--private", "living", "--today", "2026-11-23", "-o", scratch.path(name).path] + extra) == 0)
+            outputs[name] = try scratch.read(name)
+        }
+        for version in ["7.0", "5.5.1"] {
+            let name = "out-\(version).ged"
+            #expect(scratch.run(["export", tree, "--private", "living", "--today", "2026-11-23", "--gedcom-version", version, "-o", scratch.path(name).path]) == 0)
+            outputs[name] = try scratch.read(name)
+        }
+        for (name, text) in outputs {
+            for secret in Self.secrets { #expect(!text.contains(secret), "\(name) holds \(secret)") }
+            // The dead stay as they were, the living are there as Living (layout JSON: by plain ids).
+            #expect(text.contains(name == "layout.json" ? "\"grandpa\"" : "Ansgar"), "\(name)")
+            #expect(text.contains(name == "layout.json" ? "\"living-1\"" : "Living"), "\(name)")
+        }
+        #expect(outputs["out.svg"]!.components(separatedBy: "data-member=").count - 1 == 5)
+        #expect(outputs["out-7.0.ged"]!.contains("1 RESN PRIVACY") && outputs["out-5.5.1.ged"]!.contains("1 RESN privacy"))
+        // Birgit has no death date but was born over 110 years before the day given: not living.
+        #expect(outputs["out.svg"]!.contains("Birgit"))
+        // --private-names none leaves the surname out too.
+        #expect(scratch.run(["render", tree, "--private", "living", "--private-names", "none", "--today", "2026-11-23", "-o", scratch.path("none.svg").path]) == 0)
+        #expect(try !scratch.read("none.svg").contains("Living Holm") && scratch.read("none.svg").contains("Living"))
+    }
+
+    @Test func theLivingRuleFollowsItsYears() throws {
+        let graph = try FamilyGraph(json: Array(Self.tree.utf8))
+        let today = CalendarDate.dayNumber(year: 2026, month: 11, day: 23)
+        let living = LivingRule().living(in: graph, today: today)
+        #expect(living == [false, false, true, true, true])
+        // A member with no birth year whose child was born over 90 years ago is taken as dead.
+        #expect(LivingRule(childBornYearsAgo: 3).living(in: graph, today: today)[3] == false)
+        #expect(LivingRule(maximumAge: 30).living(in: graph, today: today)[2] == false)
+    }
+}
+
+@Suite struct RelationLabelTests {
+    @Test func everyBoxSaysHowItsPersonIsRelatedToTheHomePerson() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(scratch.run(["render", tree, "--home", "Sophie Müller", "--label", "relation", "-o", scratch.path("home.svg").path]) == 0)
+        let svg = try scratch.read("home.svg")
+        for label in ["Home person", "Great-grandfather", "Half-uncle", "Aunt (by adoption)", "First cousin 1x removed", "Half first cousin"] {
+            #expect(svg.contains(">\(label)<"), "\(label)")
+        }
+        #expect(scratch.run(["render", tree, "--label", "relation"]) == 2, "relation labels need a home person")
+        // With the living hidden, the labels stay and the names go.
+        #expect(scratch.run(["render", tree, "--home", "sophie", "--label", "relation", "--private", "living", "--today", "2026-11-23", "-o", scratch.path("private.svg").path]) == 0)
+        #expect(try scratch.read("private.svg").contains(">Half first cousin<") && !scratch.read("private.svg").contains("Chloé"))
+    }
+}

@@ -88,6 +88,7 @@ let package = Package(
             ],
             path: "Benchmarks/SyncBenchmark"
         ),
+        .executableTarget(name: "familytree-relation-benchmark", dependencies: ["FamilyTree"], path: "Benchmarks/RelationBenchmark"),
         // The public API end to end: a tree built in code, laid out and drawn (run by a test).
         .executableTarget(
             name: "familytree-example",

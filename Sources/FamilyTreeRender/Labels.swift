@@ -33,10 +33,9 @@ public struct Labeler: Sendable {
 
     /// Labels naming each member's relationship to `home` (the closest one, capitalised: "Aunt").
     public static func relations(to home: Int, in graph: FamilyGraph) -> [Member.ID: String] {
-        let calculator = RelationshipCalculator(graph)
         var result: [Member.ID: String] = [:]
-        for index in graph.members.indices {
-            guard let closest = calculator.relationships(from: home, to: index).first else { continue }
+        for (index, found) in RelationshipCalculator(graph).relationshipsToEveryone(from: home).enumerated() {
+            guard let closest = found.first else { continue }
             let words = index == home ? "Home person" : closest.english
             result[graph.members[index].id] = words.prefix(1).uppercased() + words.dropFirst()
         }

@@ -17,21 +17,37 @@ struct RelationCommand: ParsableCommand {
           familytree relation "Ada Lovelace" "Lord Byron" --tree family.json
           familytree relation victoria albert --tree royal92.ged --all
           familytree relation a b --format json
+          familytree relation --all-from "Ada Lovelace" --tree family.json > relatives.jsonl
         """
     )
 
-    @Argument(help: "A (an id or a unique name).") var first: String
-    @Argument(help: "B, whose relationship to A is said.") var second: String
+    @Argument(help: "A (an id or a unique name).") var first: String?
+    @Argument(help: "B, whose relationship to A is said.") var second: String?
+    @Option(help: "Everyone's closest relationship to this person, as JSON lines (id, name, relationship).") var allFrom: String?
     @Option(help: "The tree file (tree.json, GEDCOM or vCard).") var tree: String = "tree.json"
     @Flag(help: "Every distinct relationship, closest first, with common ancestors and path.") var all = false
     @Option(help: "text or json.") var format: String = "text"
 
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+        guard (first != nil && second != nil) != (allFrom != nil) else { throw ValidationError("give two people, A and B, or --all-from A") }
     }
 
     func run() throws {
         let graph = try TreeFiles.loadGraph(tree)
+        if let allFrom {
+            let home = try graph.resolveMember(allFrom)
+            var lines = ""
+            for (index, found) in RelationshipCalculator(graph).relationshipsToEveryone(from: home).enumerated() {
+                guard let closest = found.first else { continue }
+                lines += JSONWriter.compactString(from: .object([
+                    "id": .string(graph.members[index].id), "name": .string(graph.members[index].fullName), "relationship": .string(closest.english),
+                ])) + "\n"
+            }
+            Console.output(lines)
+            return
+        }
+        guard let first, let second else { return }
         let (a, b) = (try graph.resolveMember(first), try graph.resolveMember(second))
         let found = RelationshipCalculator(graph).relationships(from: a, to: b)
         func name(_ index: Int) -> String { graph.members[index].fullName.isEmpty ? graph.members[index].id : graph.members[index].fullName }

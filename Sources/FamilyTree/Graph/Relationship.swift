@@ -100,10 +100,37 @@ public struct RelationshipCalculator: Sendable {
 
     /// Every distinct way B is related to A, closest first; empty when they are not related.
     public func relationships(from a: Int, to b: Int) -> [Relationship] {
+        relationships(from: Ancestry(of: a, in: self), to: b)
+    }
+
+    /// Every member's relationships to A, by member position: A's ancestry is read once.
+    public func relationshipsToEveryone(from a: Int) -> [[Relationship]] {
+        let ancestry = Ancestry(of: a, in: self)
+        return graph.members.indices.map { relationships(from: ancestry, to: $0) }
+    }
+
+    /// One member's ancestry by generation, and the generations each ancestor stands at.
+    struct Ancestry {
+        let member: Int
+        let levels: [Set<Int>]
+        let generationsOf: [Int: [Int]]
+
+        init(of member: Int, in calculator: RelationshipCalculator) {
+            self.member = member
+            levels = calculator.ancestry(of: member)
+            var generationsOf: [Int: [Int]] = [:]
+            for (generation, level) in levels.enumerated() {
+                for ancestor in level { generationsOf[ancestor, default: []].append(generation) }
+            }
+            self.generationsOf = generationsOf
+        }
+    }
+
+    private func relationships(from a: Ancestry, to b: Int) -> [Relationship] {
         let sex = graph.members[b].sex.flatMap { $0 == .male || $0 == .female ? $0 : nil }
-        if a == b { return [Relationship(kind: .same, sex: sex)] }
+        if a.member == b { return [Relationship(kind: .same, sex: sex)] }
         var found = bloodRelationships(from: a, to: b, sex: sex)
-        found += marriageRelationships(from: a, to: b, sex: sex)
+        found += marriageRelationships(from: a.member, to: b, sex: sex)
         return found.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
     }
 
@@ -118,18 +145,21 @@ public struct RelationshipCalculator: Sendable {
         return levels
     }
 
-    private func bloodRelationships(from a: Int, to b: Int, sex: Sex?) -> [Relationship] {
-        let up = (a: ancestry(of: a), b: ancestry(of: b))
-        // Lowest common ancestors: common at (i, j) with no child common at (i - 1, j - 1) on both lines.
+    private func bloodRelationships(from ancestryOfA: Ancestry, to b: Int, sex: Sex?) -> [Relationship] {
+        let a = ancestryOfA.member
+        let up = (a: ancestryOfA.levels, b: ancestry(of: b))
+        // Lowest common ancestors: common at (i, j) with no child common at (i - 1, j - 1) on both
+        // lines. B's ancestors are looked up in A's, so a query costs B's ancestry, not A's times B's.
         var lowest: [(ancestor: Int, i: Int, j: Int)] = []
-        for (i, levelA) in up.a.enumerated() {
-            for (j, levelB) in up.b.enumerated() {
-                for ancestor in levelA.intersection(levelB).sorted() {
+        for (j, levelB) in up.b.enumerated() {
+            for ancestor in levelB.sorted() {
+                for i in ancestryOfA.generationsOf[ancestor] ?? [] {
                     let throughChild = i > 0 && j > 0 && children[ancestor].contains { up.a[i - 1].contains($0) && up.b[j - 1].contains($0) }
                     if !throughChild { lowest.append((ancestor, i, j)) }
                 }
             }
         }
+        lowest.sort { ($0.i, $0.j, $0.ancestor) < ($1.i, $1.j, $1.ancestor) }
         // One relationship per shape; the couple (or single parent) above each line counts once.
         var byShape: [[Int]: [Set<Int>]] = [:]
         var shapes: [[Int]] = []

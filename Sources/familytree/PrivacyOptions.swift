@@ -19,14 +19,22 @@ struct PrivacyOptions: ParsableArguments {
     @Option(help: "With --private living: someone born more than this many years ago is taken as dead.")
     var livingAge: Int = 110
 
+    @Option(help: "With --private living and no birth year: a child born more than this many years ago means dead.")
+    var livingChildYears: Int = 90
+
+    @Option(help: "With --private living and no birth year: a parent born more than this many years ago means dead.")
+    var livingParentYears: Int = 130
+
     func validate() throws {
-        guard (1...200).contains(livingAge) else { throw ValidationError("--living-age takes a number of years from 1 to 200") }
+        for (name, years) in [("--living-age", livingAge), ("--living-child-years", livingChildYears), ("--living-parent-years", livingParentYears)] {
+            guard (1...300).contains(years) else { throw ValidationError("\(name) takes a number of years from 1 to 300") }
+        }
     }
 
     /// `graph` with the living hidden when asked, and the ids of the hidden.
     func apply(to graph: FamilyGraph, today: Int) -> (graph: FamilyGraph, privateIDs: Set<Member.ID>) {
         guard choice == .living else { return (graph, []) }
-        let rule = LivingRule(maximumAge: livingAge)
+        let rule = LivingRule(maximumAge: livingAge, childBornYearsAgo: livingChildYears, parentBornYearsAgo: livingParentYears)
         return graph.privatizingLiving(rule.living(in: graph, today: today), names: privateNames)
     }
 }

@@ -29,7 +29,8 @@ import Testing
       {"id": "dgo", "firstName": "Otto", "sex": "male"}, {"id": "dgp", "firstName": "Paula", "sex": "female"},
       {"id": "mm", "firstName": "Moritz", "sex": "male"}, {"id": "nn", "firstName": "Nele", "sex": "female"},
       {"id": "oo", "firstName": "Oskar", "sex": "male"}, {"id": "pp", "firstName": "Paulina", "sex": "female"},
-      {"id": "mc", "firstName": "Mia", "sex": "female"}, {"id": "oc", "firstName": "Olga", "sex": "female"}
+      {"id": "mc", "firstName": "Mia", "sex": "female"}, {"id": "oc", "firstName": "Olga", "sex": "female"},
+      {"id": "fo", "firstName": "Fabian", "sex": "male", "birthday": "1998"}
     ],
     "unions": [
       {"id": "gg", "partners": ["gg1", "gg2"], "children": ["g1", "g1b"]},
@@ -42,7 +43,7 @@ import Testing
       {"id": "p2s2", "partners": ["p2", "s2"], "children": ["d"]},
       {"id": "h1x", "partners": ["h1", "x"], "children": ["e"]},
       {"id": "p3w", "partners": ["p3", "p3w"], "children": ["f"]},
-      {"id": "aw", "partners": ["a", "w"], "children": ["a1", "a2", "n1"]},
+      {"id": "aw", "partners": ["a", "w"], "children": ["a1", "a2", "n1", {"id": "fo", "kind": "foster"}]},
       {"id": "by", "partners": ["b", "y"], "children": ["b1"]},
       {"id": "be", "partners": ["b", "e"]},
       {"id": "dz", "partners": ["d", "z"], "children": ["d1"]},
@@ -85,6 +86,7 @@ import Testing
         ("a", "t", ["stepmother"]), ("t", "a", ["stepson"]), ("a", "k", ["stepbrother"]), ("k", "b", ["stepsister"]),
         // Berta married her half first cousin Emil: two relationships, the closer first.
         ("e", "b", ["wife", "half first cousin"]), ("a", "e", ["brother-in-law", "half first cousin"]),
+        ("a", "fo", ["son (by fostering)"]), ("a1", "fo", ["brother (by fostering)"]), ("p1", "fo", ["grandson (by fostering)"]),
         ("a", "u", []), ("a", "mc", []),
     ] as [(String, String, [String])])
     func relationships(a: String, b: String, expected: [String]) {

@@ -38,8 +38,10 @@ public struct Relationship: Sendable, Hashable {
     public var isHalf = false
     /// Related twice over the same way (double first cousins: two couples of common grandparents).
     public var isDouble = false
-    /// The line passes through an adopted or foster child.
+    /// The line passes through an adopted child.
     public var isByAdoption = false
+    /// The line passes through a foster child (and no adopted one).
+    public var isByFostering = false
     /// B's sex, for the words (aunt or uncle); `nil` words it neutrally.
     public var sex: Sex?
     /// The common ancestors the blood relationship goes through (member positions).
@@ -71,27 +73,27 @@ public struct Relationship: Sendable, Hashable {
 /// ancestors, each relationship once however many paths lead to it), by marriage, by step.
 public struct RelationshipCalculator: Sendable {
     public let graph: FamilyGraph
-    /// Each member's parents and whether the tie is an adoption or fostering; step ties are left out.
-    private let parents: [[(parent: Int, adoptive: Bool)]]
+    /// Each member's parents and how the child is tied to them; step ties are left out.
+    private let parents: [[(parent: Int, kind: ChildKind)]]
     private let children: [[Int]]
     /// Generations of ancestry followed at the most.
     public static let maximumGenerations = 64
 
     public init(_ graph: FamilyGraph) {
         self.graph = graph
-        var parents = Array(repeating: [(parent: Int, adoptive: Bool)](), count: graph.members.count)
+        var parents = Array(repeating: [(parent: Int, kind: ChildKind)](), count: graph.members.count)
         var children = Array(repeating: [Int](), count: graph.members.count)
         let topology = graph.topology
         for (union, childIndices) in topology.children.enumerated() {
             for (child, link) in zip(childIndices, graph.unions[union].children) where link.kind != .step {
                 for partner in topology.partners[union] where !parents[child].contains(where: { $0.parent == partner }) {
-                    parents[child].append((partner, link.kind != .birth))
+                    parents[child].append((partner, link.kind))
                     children[partner].append(child)
                 }
             }
         }
         for link in topology.crossLinks where !parents[link.child].contains(where: { $0.parent == link.parent }) {
-            parents[link.child].append((link.parent, false))
+            parents[link.child].append((link.parent, .birth))
             children[link.parent].append(link.child)
         }
         self.parents = parents
@@ -192,9 +194,11 @@ public struct RelationshipCalculator: Sendable {
             }
             relationship.commonAncestors = ancestorsByShape[shape] ?? []
             relationship.path = pathByShape[shape] ?? []
-            relationship.isByAdoption = zip(relationship.path, relationship.path.dropFirst()).contains { step in
-                parents[step.0].contains { $0.parent == step.1 && $0.adoptive } || parents[step.1].contains { $0.parent == step.0 && $0.adoptive }
+            let ties = zip(relationship.path, relationship.path.dropFirst()).flatMap { step in
+                parents[step.0].filter { $0.parent == step.1 }.map(\.kind) + parents[step.1].filter { $0.parent == step.0 }.map(\.kind)
             }
+            relationship.isByAdoption = ties.contains(.adopted)
+            relationship.isByFostering = !relationship.isByAdoption && ties.contains(.foster)
             return relationship
         }
     }
@@ -294,6 +298,7 @@ extension Relationship {
         if isHalf { words = (words.contains(" ") ? "half " : "half-") + words }
         if isDouble { words = "double " + words }
         if isByAdoption { words += " (by adoption)" }
+        if isByFostering { words += " (by fostering)" }
         return words
     }
 }

@@ -26,6 +26,8 @@ public struct GEDCOMExport: Sendable {
         var lines: [String] = ["0 HEAD", "1 GEDC", "2 VERS \(version.rawValue)"]
         if version == .v551 { lines += ["2 FORM LINEAGE-LINKED", "1 CHAR UTF-8"] }
         lines += ["1 SOUR familytree", "2 NAME familytree"]
+        // 5.5.1 requires a submitter.
+        if version == .v551 { lines.append("1 SUBM @SUBMITTER@") }
         let memberXref = xrefs(graph.members.map(\.id), prefix: "I")
         let unionXref = xrefs(graph.unions.map(\.id), prefix: "F")
         for (index, member) in graph.members.enumerated() {
@@ -63,19 +65,38 @@ public struct GEDCOMExport: Sendable {
             }
             for union in graph.topology.unionsOfMember[index] { lines.append("1 FAMS @\(unionXref[union])@") }
             if let notes = member.notes, !notes.isEmpty { lines += text("NOTE", notes, level: 1) }
+            // Phones and e-mails from a contact card, in a residence (where GEDCOM keeps them).
+            if let contact = member.contact, !(contact.phones.isEmpty && contact.emails.isEmpty) {
+                lines.append("1 RESI")
+                lines += contact.phones.map { "2 PHON \(escaped($0.value))" } + contact.emails.map { "2 EMAIL \(escaped($0.value))" }
+            }
         }
         for (index, union) in graph.unions.enumerated() {
             lines.append("0 @\(unionXref[index])@ FAM")
             if union.partners.contains(where: privateMembers.contains) { lines.append(restriction) }
             if unionXref[index] != union.id { lines.append("1 _FTID \(escaped(union.id))") }
-            let partners = graph.topology.partners[index]
-            // HUSB and WIFE are the first and second partner: GEDCOM 7 allows any sexes.
-            lines.append("1 HUSB @\(memberXref[partners[0]])@")
-            if partners.count > 1 { lines.append("1 WIFE @\(memberXref[partners[1]])@") }
+            var partners = graph.topology.partners[index]
+            // HUSB and WIFE by sex where it is known (a woman listed first is still the wife, a
+            // man listed second the husband); the file's order otherwise. GEDCOM 7 allows any sexes.
+            var wifeFirst = false
+            if partners.count == 2, graph.members[partners[0]].sex == .female || graph.members[partners[1]].sex == .male,
+               !(graph.members[partners[0]].sex == .male || graph.members[partners[1]].sex == .female) {
+                partners.swapAt(0, 1)
+                wifeFirst = true
+            }
+            if partners.count == 1, graph.members[partners[0]].sex == .female {
+                lines.append("1 WIFE @\(memberXref[partners[0]])@")
+            } else {
+                lines.append("1 HUSB @\(memberXref[partners[0]])@")
+                if partners.count > 1 { lines.append("1 WIFE @\(memberXref[partners[1]])@") }
+            }
+            // The tree's own order comes back on import (the wife drawn first).
+            if wifeFirst { lines.append("1 _FTWIFEFIRST Y") }
             for child in graph.topology.children[index] { lines.append("1 CHIL @\(memberXref[child])@") }
             if let marriage = union.marriage { lines += ["1 MARR"] + date(marriage, level: 2) } else if let phrase = union.marriagePhrase { lines += ["1 MARR"] + datePhrase(phrase, level: 2) }
             if let divorce = union.divorce { lines += ["1 DIV"] + date(divorce, level: 2) } else if let phrase = union.divorcePhrase { lines += ["1 DIV"] + datePhrase(phrase, level: 2) }
         }
+        if version == .v551 { lines += ["0 @SUBMITTER@ SUBM", "1 NAME familytree"] }
         lines.append("0 TRLR")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -83,9 +104,10 @@ public struct GEDCOMExport: Sendable {
     /// The restriction notice of a private record (GEDCOM 7 writes its enumeration in capitals).
     private var restriction: String { version == .v7 ? "1 RESN PRIVACY" : "1 RESN privacy" }
 
-    /// A date kept as written: a phrase in 7.0, the text itself in 5.5.1 (where a DATE may be free text).
+    /// A date kept as written: a PHRASE in 7.0, a date phrase in parentheses in 5.5.1.
     private func datePhrase(_ text: String, level: Int) -> [String] {
-        version == .v7 ? ["\(level) DATE", "\(level + 1) PHRASE \(escaped(text))"] : ["\(level) DATE \(escaped(text))"]
+        let phrase = escaped(text).filter { $0 != "(" && $0 != ")" }
+        return version == .v7 ? ["\(level) DATE", "\(level + 1) PHRASE \(phrase)"] : ["\(level) DATE (\(phrase))"]
     }
 
     private func pedigree(_ kind: ChildKind) -> [String] {
@@ -111,7 +133,7 @@ public struct GEDCOMExport: Sendable {
         }
         if date.anchor.year == nil {
             // GEDCOM dates need a year: the day and month go in a phrase.
-            return ["\(level) DATE", "\(level + 1) PHRASE \(calendarDate(date.anchor))"]
+            return datePhrase(calendarDate(date.anchor), level: level)
         }
         let payload: String
         switch date {

@@ -56,7 +56,8 @@ struct GEDCOMTreeBuilder {
 
         // Families as they describe themselves.
         for (position, record) in familyRecords.enumerated() {
-            for tag in ["HUSB", "WIFE"] {
+            // familytree writes `_FTWIFEFIRST` where its tree listed the wife first.
+            for tag in record.first("_FTWIFEFIRST") != nil ? ["WIFE", "HUSB"] : ["HUSB", "WIFE"] {
                 for partner in record.all(tag) {
                     guard let id = partner.pointer else { continue }
                     guard memberIndex[id] != nil else { warn(.reference, partner.line, "\(tag) points to @\(id)@, which does not exist"); continue }
@@ -246,9 +247,11 @@ struct GEDCOMTreeBuilder {
         }
     }
 
-    /// A date's text: its payload, or its PHRASE when the payload is empty (a date without a year).
+    /// A date's text: its payload, or its PHRASE when the payload is empty (a date without a year);
+    /// 5.5.1's date phrase, a payload wholly in parentheses, is read without them.
     static func dateText(_ record: GEDCOMRecord) -> String {
         let payload = record.value.trimmingSpaces
+        if payload.count > 2, payload.hasPrefix("("), payload.hasSuffix(")") { return String(payload.dropFirst().dropLast()).trimmingSpaces }
         return payload.isEmpty ? (record.first("PHRASE")?.value.trimmingSpaces ?? "") : payload
     }
 

@@ -22,7 +22,7 @@ import FamilyTree
         let exported = GEDCOMExport(version: version).write(graph)
         // Every line is `level [xref] TAG`: no level-0 line but the records we wrote.
         let levelZero = exported.split(separator: "\n").filter { $0.hasPrefix("0 ") }
-        #expect(levelZero == ["0 HEAD", "0 @I1@ INDI", "0 @I2@ INDI", "0 @F1@ FAM", "0 TRLR"])
+        #expect(levelZero == ["0 HEAD", "0 @I1@ INDI", "0 @I2@ INDI", "0 @F1@ FAM"] + (version == .v551 ? ["0 @SUBMITTER@ SUBM"] : []) + ["0 TRLR"])
         #expect(!exported.contains("\r") && !exported.unicodeScalars.contains("\u{1B}"))
         let reimported = try GEDCOMImport(bytes: Array(exported.utf8))
         #expect(reimported.document.members.count == 2)

@@ -109,7 +109,7 @@ public enum PipelineChecks {
             let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             require(words.count >= 2 && Int(words[0]) != nil, "not a GEDCOM line: \(line)")
             if words[0] == "0" {
-                require(["HEAD", "TRLR"].contains(words[1]) || (words.count == 3 && ["INDI", "FAM"].contains(words[2]) && words[1].hasPrefix("@")), "a record GEDCOM export did not write: \(line)")
+                require(["HEAD", "TRLR"].contains(words[1]) || (words.count == 3 && ["INDI", "FAM", "SUBM"].contains(words[2]) && words[1].hasPrefix("@")), "a record GEDCOM export did not write: \(line)")
             }
         }
         guard let imported = try? GEDCOMImport(bytes: Array(text.utf8)) else { return require(false, "exported GEDCOM does not import") }

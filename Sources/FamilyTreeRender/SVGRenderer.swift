@@ -5,19 +5,32 @@ import FamilyTreeLayout
 ///
 /// The output has a viewBox, no scripts and no external references; every user string is
 /// XML-escaped. Each member is one `<g>` with `id`, `data-member` and a `<title>`. Colours come from
-/// an embedded style sheet with a `prefers-color-scheme: dark` variant; a member's own colour fills
-/// its box. Members and lines of cross-bloodline connections are highlighted.
+/// an embedded style sheet: light (the default, for a chart embedded in a page), dark, or both with
+/// a `prefers-color-scheme: dark` variant (`.auto`); a member's own colour fills its box. Members and lines of cross-bloodline connections are highlighted.
 public struct SVGRenderer: Sendable {
+    /// The colours of a chart.
+    public enum Theme: String, Sendable, Hashable, CaseIterable {
+        /// Light colours whatever the page around it: for an SVG embedded in a document.
+        case light
+        /// Dark colours.
+        case dark
+        /// Light or dark as the reader's system is set (`prefers-color-scheme`): for a page of its own.
+        case auto
+    }
+
     public var labeler: Labeler
     /// A title for the whole drawing (accessibility); defaults to a count of members.
     public var title: String?
+    public var theme: Theme
 
-    public init(labeler: Labeler = Labeler(), title: String? = nil) {
+    public init(labeler: Labeler = Labeler(), title: String? = nil, theme: Theme = .light) {
         self.labeler = labeler
         self.title = title
+        self.theme = theme
     }
 
-    static let styleSheet = """
+    /// The colours every chart starts from.
+    static let lightRules = """
     svg.family-tree { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
     .background { fill: #ffffff; }
     .member rect.box { fill: #f4f6fb; stroke: #5b6b8c; stroke-width: 1.2; }
@@ -34,19 +47,30 @@ public struct SVGRenderer: Sendable {
     .edge.other-parent { stroke-dasharray: 2 3; }
     .edge.cross-bloodline { stroke: #d9822b; stroke-width: 2; stroke-dasharray: 6 3; }
     .union { fill: #5b6b8c; }
-    @media (prefers-color-scheme: dark) {
-      .background { fill: #14171f; }
-      .member rect.box { fill: #232a38; stroke: #8fa3c8; }
-      .member.male rect.box { fill: #1f2b3d; }
-      .member.female rect.box { fill: #3a2430; }
-      .member.cross-bloodline rect.box { stroke: #f0a35a; }
-      .member text { fill: #e8ecf4; }
-      .member text.detail { fill: #b3bdd0; }
-      .edge { stroke: #8fa3c8; }
-      .edge.cross-bloodline { stroke: #f0a35a; }
-      .union { fill: #8fa3c8; }
-    }
     """
+
+    /// The dark colours, over the light ones.
+    static let darkRules = """
+    .background { fill: #14171f; }
+    .member rect.box { fill: #232a38; stroke: #8fa3c8; }
+    .member.male rect.box { fill: #1f2b3d; }
+    .member.female rect.box { fill: #3a2430; }
+    .member.cross-bloodline rect.box { stroke: #f0a35a; }
+    .member text { fill: #e8ecf4; }
+    .member text.detail { fill: #b3bdd0; }
+    .edge { stroke: #8fa3c8; }
+    .edge.cross-bloodline { stroke: #f0a35a; }
+    .union { fill: #8fa3c8; }
+    """
+
+    /// The style sheet for `theme`: light, dark, or the reader's system setting.
+    static func styleSheet(_ theme: Theme) -> String {
+        switch theme {
+        case .light: lightRules
+        case .dark: lightRules + "\n" + darkRules
+        case .auto: lightRules + "\n@media (prefers-color-scheme: dark) {\n" + darkRules.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n}"
+        }
+    }
 
     /// The SVG text; identical input gives byte-identical output.
     public func render(_ layout: Layout, of graph: FamilyGraph) -> String {
@@ -76,7 +100,7 @@ public struct SVGRenderer: Sendable {
         writer.append("\" role=\"img\" aria-labelledby=\"family-tree-title\">\n<title id=\"family-tree-title\">")
         writer.appendEscaped(drawingTitle)
         writer.append("</title>\n<style>\n")
-        writer.append(SVGRenderer.styleSheet)
+        writer.append(SVGRenderer.styleSheet(theme))
         writer.append("\n</style>\n<rect class=\"background\" x=\"0\" y=\"0\" width=\"")
         writer.appendNumber(layout.width)
         writer.append("\" height=\"")

@@ -26,6 +26,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 extension LayoutDirection: ExpressibleByArgument {}
 extension LabelFormat: ExpressibleByArgument {}
+extension SVGRenderer.Theme: ExpressibleByArgument {}
 
 /// Which engine lays the tree out.
 enum EngineChoice: String, ExpressibleByArgument, CaseIterable {
@@ -101,6 +102,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
     var noPhotos = false
 
+    @Option(help: "SVG colours: light (for a page; the default), dark, or auto (follows the reader's system).")
+    var theme: SVGRenderer.Theme = .light
+
     @OptionGroup var privacy: PrivacyOptions
 
     func validate() throws {
@@ -160,7 +164,7 @@ struct RenderCommand: ParsableCommand {
         switch chosenFormat {
         case .svg:
             // Streamed: a million-member chart never sits in memory as one string.
-            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler).render(layout, of: graph, to: &$0) }
+            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme).render(layout, of: graph, to: &$0) }
         case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
         case .layoutJSON, .dot: try TreeFiles.write(to: output) { try LayoutJSONWriter.render(layout, of: graph, to: &$0) }
         }

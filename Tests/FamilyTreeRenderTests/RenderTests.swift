@@ -39,6 +39,19 @@ func isWellFormedXML(_ text: String) -> Bool {
         #expect(svg == committed, "examples/family.svg is stale: re-record with FAMILYTREE_RECORD=1")
     }
 
+    @Test func themesAreLightDarkOrTheSystems() throws {
+        let graph = try Paths.exampleGraph()
+        let layout = LayeredLayout().place(graph)
+        let auto = SVGRenderer(theme: .auto).render(layout, of: graph)
+        let dark = SVGRenderer(theme: .dark).render(layout, of: graph)
+        #expect(auto.contains("@media (prefers-color-scheme: dark) {\n  .background { fill: #14171f; }"))
+        #expect(!dark.contains("@media") && dark.contains(".background { fill: #14171f; }"))
+        // Dark rules come after the light ones, so they win.
+        let light = try #require(dark.range(of: ".background { fill: #ffffff; }")), darkRule = try #require(dark.range(of: ".background { fill: #14171f; }"))
+        #expect(light.lowerBound < darkRule.lowerBound)
+        for svg in [auto, dark] { #expect(isWellFormedXML(svg)) }
+    }
+
     @Test func svgIsStandaloneAccessibleAndDeterministic() throws {
         let graph = try Paths.exampleGraph()
         let svg = renderSVG(graph)
@@ -46,7 +59,8 @@ func isWellFormedXML(_ text: String) -> Bool {
         #expect(isWellFormedXML(svg))
         #expect(svg.contains("viewBox=\"0 0 "))
         #expect(!svg.contains("<script") && !svg.contains("href=\"http") && !svg.contains("xlink:href") && !svg.contains("@import"))
-        #expect(svg.contains("prefers-color-scheme: dark"))
+        // Light by default (a chart on a page must not turn dark with the reader's system).
+        #expect(!svg.contains("prefers-color-scheme") && svg.contains(".background { fill: #ffffff; }"))
         for member in graph.members {
             #expect(svg.contains("data-member=\"\(member.id)\""))
         }

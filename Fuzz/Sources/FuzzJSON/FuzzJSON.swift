@@ -5,8 +5,5 @@ import FuzzSupport
 /// whose GEDCOM export reads back whole. (FuzzPipeline takes trees through every writer.)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = fuzzInput(start, count)
-    guard let graph = try? FamilyGraph(json: bytes, file: "fuzz.json") else { return 0 }
-    PipelineChecks.checkRoundTrip(graph)
-    return 0
+    fuzzTreeJSON(start, count, PipelineChecks.checkRoundTrip)
 }

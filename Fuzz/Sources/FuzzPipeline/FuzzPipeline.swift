@@ -6,8 +6,5 @@ import FuzzSupport
 /// output checked to parse back with nothing of a name escaping its field.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = fuzzInput(start, count)
-    guard let graph = try? FamilyGraph(json: bytes, file: "fuzz.json") else { return 0 }
-    PipelineChecks.check(graph)
-    return 0
+    fuzzTreeJSON(start, count, PipelineChecks.check)
 }

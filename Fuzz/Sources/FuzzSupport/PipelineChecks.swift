@@ -13,6 +13,13 @@ public func fuzzInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
     start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
 }
 
+/// A tree.json input: when it reads as a valid tree, `check` runs on it. Always 0 (libFuzzer's
+/// "keep going"); a broken invariant traps inside `check`.
+public func fuzzTreeJSON(_ start: UnsafePointer<UInt8>?, _ count: Int, _ check: (FamilyGraph) -> Void) -> CInt {
+    if let graph = try? FamilyGraph(json: fuzzInput(start, count), file: "fuzz.json") { check(graph) }
+    return 0
+}
+
 /// The invariants a valid tree must keep through every writer. A broken invariant traps, which
 /// libFuzzer reports as a finding with the input that caused it.
 public enum PipelineChecks {

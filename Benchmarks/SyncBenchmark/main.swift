@@ -38,7 +38,7 @@ final class BatchClock: @unchecked Sendable {
     }
 }
 
-func measure(name: String, user: String, store: any DocumentStore, documents: [DocumentKey: String]) throws -> Measurement {
+func measure(name: String, user: String, store: any DocumentStore, documents: [DocumentKey: String]) async throws -> Measurement {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-sync-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -47,14 +47,14 @@ func measure(name: String, user: String, store: any DocumentStore, documents: [D
     let clock = BatchClock()
     writer.progress = { _, _ in clock.mark() }
     let pushStart = ContinuousClock.now
-    let pushed = try writer.push(documents)
+    let pushed = try await writer.push(documents)
     let push = ContinuousClock.now - pushStart
     let batches = clock.durations(from: pushStart)
     precondition(pushed.applied == documents.count, "pushed \(pushed.applied) of \(documents.count)")
 
     let reader = try SyncSession(store: store, state: try LocalSyncState(path: directory.appendingPathComponent("b.sqlite").path), user: user)
     let pullStart = ContinuousClock.now
-    let first = try reader.pull(merging: nil)
+    let first = try await reader.pull(merging: nil)
     let firstPull = ContinuousClock.now - pullStart
     precondition(first.documents.count == documents.count)
 
@@ -66,9 +66,9 @@ func measure(name: String, user: String, store: any DocumentStore, documents: [D
         edited[key] = JSONWriter.compactString(from: .object(fields))
     }
     writer.progress = nil
-    _ = try writer.push(edited)
+    _ = try await writer.push(edited)
     let incrementalStart = ContinuousClock.now
-    let incremental = try reader.pull(merging: first.documents)
+    let incremental = try await reader.pull(merging: first.documents)
     let incrementalPull = ContinuousClock.now - incrementalStart
     if incremental.documents != edited {
         let differing = edited.keys.filter { incremental.documents[$0] != edited[$0] }.sorted().prefix(3)
@@ -92,15 +92,15 @@ print("\(documents.count) member documents, \(documents.values.reduce(0) { $0 + 
 
 var results: [Measurement] = []
 let sqlitePath = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-sync-bench-\(UUID().uuidString).sqlite").path
-results.append(try measure(name: "SQLite", user: "bench", store: try SQLiteDocumentStore(path: sqlitePath), documents: documents))
+results.append(try await measure(name: "SQLite", user: "bench", store: try SQLiteDocumentStore(path: sqlitePath), documents: documents))
 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sqlitePath + suffix) }
 
 #if PostgreSQL
 if let admin = ProcessInfo.processInfo.environment["FAMILYTREE_PG_URL"] {
     let uid = "bench_" + String(UInt32.random(in: .min ... .max), radix: 36)
-    try PostgresAdmin.createUser(uid, password: "pw-\(uid)", adminURL: admin)
+    try await PostgresAdmin.createUser(uid, password: "pw-\(uid)", adminURL: admin)
     let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
-    results.append(try measure(name: "PostgreSQL", user: uid, store: try PostgresDocumentStore(url: "postgres://\(uid):pw-\(uid)@\(host)"), documents: documents))
+    results.append(try await measure(name: "PostgreSQL", user: uid, store: try await PostgresDocumentStore(url: "postgres://\(uid):pw-\(uid)@\(host)"), documents: documents))
 } else {
     print("PostgreSQL: FAMILYTREE_PG_URL is not set (scripts/postgres-start starts a server)\n")
 }

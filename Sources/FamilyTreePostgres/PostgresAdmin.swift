@@ -32,56 +32,52 @@ public enum PostgresAdmin {
 
     /// Creates the tables, policies and the application role, unless they are all in place
     /// (DDL on tables in use would wait on, and could deadlock with, users' transactions).
-    public static func install(adminURL: String) throws(SyncError) {
-        try withConnection(adminURL, install(connection:logger:))
+    public static func install(adminURL: String) async throws(SyncError) {
+        try await withConnection(adminURL) { connection, logger in try await install(connection: connection, logger: logger) }
     }
 
-    private static func install(connection: PostgresConnection, logger: Logger) throws {
-        let check = try connection.run("""
+    private static func install(connection: PostgresConnection, logger: Logger) async throws {
+        let check = try await connection.rows("""
             SELECT (SELECT count(*) FROM pg_class
                     WHERE relname IN ('familytree_owners', 'familytree_documents') AND relrowsecurity AND relforcerowsecurity)
                  + (SELECT count(*) FROM pg_policies WHERE policyname = 'own_rows'
                     AND tablename IN ('familytree_owners', 'familytree_documents'))
                  + (SELECT count(*) FROM pg_roles WHERE rolname = 'familytree_app')
             """, logger: logger)
-        guard try check.rows.first?.decode(Int64.self) != 5 else { return }
-        for statement in schema { _ = try connection.run(PostgresQuery(unsafeSQL: statement), logger: logger) }
+        guard try check.first?.decode(Int64.self) != 5 else { return }
+        for statement in schema { _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger) }
     }
 
     /// Creates (or updates the password of) the login role of user `uid`, a member of the
     /// application role: it reaches its own documents and no one else's.
-    public static func createUser(_ uid: String, password: String, adminURL: String) throws(SyncError) {
+    public static func createUser(_ uid: String, password: String, adminURL: String) async throws(SyncError) {
         guard !uid.isEmpty else { throw .missingUser }
         guard !uid.hasPrefix("pg_"), uid != "familytree_app", uid != "postgres" else { throw .accessDenied("\"\(uid)\" is reserved") }
         let role = "\"" + uid.replacingAll("\"", with: "\"\"") + "\""
         let secret = "'" + password.replacingAll("'", with: "''") + "'"
-        try withConnection(adminURL) { connection, logger in
-            try install(connection: connection, logger: logger)
-            let exists = try !connection.run("SELECT 1 FROM pg_roles WHERE rolname = \(uid)", logger: logger).rows.isEmpty
+        try await withConnection(adminURL) { connection, logger in
+            try await install(connection: connection, logger: logger)
+            let exists = try await !connection.rows("SELECT 1 FROM pg_roles WHERE rolname = \(uid)", logger: logger).isEmpty
             let statement = exists ? "ALTER ROLE \(role) WITH LOGIN PASSWORD \(secret)" : "CREATE ROLE \(role) LOGIN PASSWORD \(secret)"
-            _ = try connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
-            _ = try connection.run(PostgresQuery(unsafeSQL: "GRANT familytree_app TO \(role)"), logger: logger)
+            _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
+            _ = try await connection.rows(PostgresQuery(unsafeSQL: "GRANT familytree_app TO \(role)"), logger: logger)
         }
     }
 
-    private static func withConnection(_ url: String, _ body: (PostgresConnection, Logger) throws -> Void) throws(SyncError) {
+    private static func withConnection(_ url: String, _ body: (PostgresConnection, Logger) async throws -> Void) async throws(SyncError) {
         let address = try PostgresURL(url)
         let logger = Logger(label: "familytree.postgres.admin")
-        let configuration = PostgresConnection.Configuration(
-            host: address.host, port: address.port, username: address.user, password: address.password,
-            database: address.database, tls: .disable
-        )
         do {
-            let connection = try PostgresConnection.connect(on: PostgresDocumentStore.eventLoops.next(), configuration: configuration, id: 2, logger: logger).wait()
-            defer { if !connection.isClosed { try? connection.close().wait() } }
-            // One administrator at a time: setting up policies and roles concurrently races.
-            _ = try connection.run("BEGIN", logger: logger)
+            let connection = try await PostgresConnection.connect(configuration: address.configuration, id: 2, logger: logger)
             do {
-                _ = try connection.run("SELECT pg_advisory_xact_lock(7246001)", logger: logger)
-                try body(connection, logger)
-                _ = try connection.run("COMMIT", logger: logger)
+                // One administrator at a time: setting up policies and roles concurrently races.
+                try await connection.inTransaction(logger: logger) {
+                    _ = try await connection.rows("SELECT pg_advisory_xact_lock(7246001)", logger: logger)
+                    try await body(connection, logger)
+                }
+                try? await connection.close()
             } catch {
-                _ = try? connection.run("ROLLBACK", logger: logger)
+                try? await connection.close()
                 throw error
             }
         } catch {

@@ -19,66 +19,68 @@ import PostgresNIO
 public final class PostgresDocumentStore: DocumentStore {
     private let connection: PostgresConnection
     private let logger = Logger(label: "familytree.postgres")
+    /// One transaction at a time on the one connection: calls from several tasks wait their turn.
+    private let turn = AsyncTurn()
     /// The login role this store is connected as: the only user whose documents it can reach.
     public let role: String
 
     /// Connects with the credentials in `url` (`postgres://user:password@host:port/database`;
     /// the password may also come from `PGPASSWORD`).
-    public init(url: String) throws(SyncError) {
+    public init(url: String) async throws(SyncError) {
         let address = try PostgresURL(url, environment: getenv("PGPASSWORD").map { String(cString: $0) })
-        let configuration = PostgresConnection.Configuration(
-            host: address.host, port: address.port, username: address.user, password: address.password,
-            database: address.database, tls: .disable
-        )
         do {
-            connection = try PostgresConnection.connect(on: Self.eventLoops.next(), configuration: configuration, id: 1, logger: logger).wait()
-            role = try connection.run("SELECT current_user::text", logger: logger).rows.first?.decode(String.self) ?? ""
+            connection = try await PostgresConnection.connect(configuration: address.configuration, id: 1, logger: logger)
         } catch {
+            throw .store("cannot connect to \(address.redacted): \(Self.message(error))")
+        }
+        do {
+            role = try await connection.rows("SELECT current_user::text", logger: logger).first?.decode(String.self) ?? ""
+        } catch {
+            try? await connection.close()
             throw .store("cannot connect to \(address.redacted): \(Self.message(error))")
         }
     }
 
-    /// The event loops connections run on; callers block on futures from their own threads, never on these.
-    static let eventLoops = MultiThreadedEventLoopGroup.singleton
-
-    deinit {
-        if !connection.isClosed { try? connection.close().wait() }
+    /// Closes the connection; the store answers nothing after this.
+    public func close() async {
+        try? await connection.close()
     }
 
-    public func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome] {
+    deinit {
+        // Nothing to wait for: the event loop closes the socket.
+        if !connection.isClosed { connection.close().whenComplete { _ in } }
+    }
+
+    public func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
         try checkUser(user)
         try SyncLimits.check(writes)
         do {
-            _ = try connection.run("BEGIN", logger: logger)
-            do {
-                let outcomes = try Self.apply(writes, user: user, connection: connection, logger: logger)
-                _ = try connection.run("COMMIT", logger: logger)
-                return outcomes
-            } catch {
-                _ = try? connection.run("ROLLBACK", logger: logger)
-                throw error
+            return try await turn.run { [connection, logger] in
+                try await connection.inTransaction(logger: logger) {
+                    try await Self.apply(writes, user: user, connection: connection, logger: logger)
+                }
             }
         } catch {
             throw Self.syncError(error)
         }
     }
 
-    private static func apply(_ writes: [DocumentWrite], user: String, connection: PostgresConnection, logger: Logger) throws -> [WriteOutcome] {
+    private static func apply(_ writes: [DocumentWrite], user: String, connection: PostgresConnection, logger: Logger) async throws -> [WriteOutcome] {
         // The owner's counter row, locked first: batches of one user commit one after another, so
         // each compare-and-set sees the rows as they are and sequence numbers follow commit order.
-        _ = try connection.run("INSERT INTO familytree_owners (owner_uid, last_seq) VALUES (\(user), 0) ON CONFLICT DO NOTHING", logger: logger)
-        let locked = try connection.run("SELECT last_seq FROM familytree_owners WHERE owner_uid = \(user) FOR UPDATE", logger: logger)
-        let lastSequence = try locked.rows.first?.decode(Int64.self) ?? 0
+        _ = try await connection.rows("INSERT INTO familytree_owners (owner_uid, last_seq) VALUES (\(user), 0) ON CONFLICT DO NOTHING", logger: logger)
+        let locked = try await connection.rows("SELECT last_seq FROM familytree_owners WHERE owner_uid = \(user) FOR UPDATE", logger: logger)
+        let lastSequence = try locked.first?.decode(Int64.self) ?? 0
         // The batch's documents by primary key: one `= ANY` probe per collection.
         var current: [DocumentKey: StoredDocument] = [:]
         for collection in SyncCollection.allCases {
             let ids = writes.filter { $0.key.collection == collection }.map(\.key.id)
             guard !ids.isEmpty else { continue }
-            let result = try connection.run("""
+            let result = try await connection.rows("""
                 SELECT doc_id, body::text, version, deleted, seq FROM familytree_documents
                 WHERE owner_uid = \(user) AND collection = \(collection.rawValue) AND doc_id = ANY(\(ids))
                 """, logger: logger)
-            for row in result.rows {
+            for row in result {
                 let (id, body, version, deleted, sequence) = try row.decode((String, String, Int64, Bool, Int64).self)
                 let key = DocumentKey(collection, id)
                 current[key] = StoredDocument(key: key, body: canonical(body), version: version, isDeleted: deleted, sequence: sequence)
@@ -100,13 +102,13 @@ public final class PostgresDocumentStore: DocumentStore {
             applied.append(index)
         }
         if !applied.isEmpty {
-            _ = try connection.run("UPDATE familytree_owners SET last_seq = last_seq + \(Int64(applied.count)) WHERE owner_uid = \(user)", logger: logger)
+            _ = try await connection.rows("UPDATE familytree_owners SET last_seq = last_seq + \(Int64(applied.count)) WHERE owner_uid = \(user)", logger: logger)
             let collections = applied.map { writes[$0].key.collection.rawValue }
             let ids = applied.map { writes[$0].key.id }
             let bodies = applied.map { writes[$0].body }
             let deleted = applied.map { writes[$0].isDeleted }
             let sequences = applied.indices.map { lastSequence + Int64($0) + 1 }
-            let result = try connection.run("""
+            let result = try await connection.rows("""
                 INSERT INTO familytree_documents AS d (owner_uid, collection, doc_id, body, version, deleted, seq)
                 SELECT \(user), c, i, b::jsonb, 1, x, s FROM unnest(\(collections)::text[], \(ids)::text[], \(bodies)::text[], \(deleted)::bool[], \(sequences)::int8[]) AS t(c, i, b, x, s)
                 ON CONFLICT (owner_uid, collection, doc_id) DO UPDATE
@@ -114,7 +116,7 @@ public final class PostgresDocumentStore: DocumentStore {
                 RETURNING collection, doc_id, version, seq
                 """, logger: logger)
             var versions: [DocumentKey: (Int64, Int64)] = [:]
-            for row in result.rows {
+            for row in result {
                 let (collection, id, version, sequence) = try row.decode((String, String, Int64, Int64).self)
                 if let collection = SyncCollection(rawValue: collection) { versions[DocumentKey(collection, id)] = (version, sequence) }
             }
@@ -126,15 +128,17 @@ public final class PostgresDocumentStore: DocumentStore {
         return outcomes.map { $0! }
     }
 
-    public func pull(user: String, after sequence: Int64, limit: Int) throws(SyncError) -> [StoredDocument] {
+    public func pull(user: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
         try checkUser(user)
         do {
-            let result = try connection.run("""
-                SELECT collection, doc_id, body::text, version, deleted, seq FROM familytree_documents
-                WHERE owner_uid = \(user) AND seq > \(sequence) ORDER BY seq LIMIT \(Int64(limit))
-                """, logger: logger)
+            let result = try await turn.run { [connection, logger] in
+                try await connection.rows("""
+                    SELECT collection, doc_id, body::text, version, deleted, seq FROM familytree_documents
+                    WHERE owner_uid = \(user) AND seq > \(sequence) ORDER BY seq LIMIT \(Int64(limit))
+                    """, logger: logger)
+            }
             var page: [StoredDocument] = []
-            for row in result.rows {
+            for row in result {
                 let (collection, id, body, version, deleted, sequence) = try row.decode((String, String, String, Int64, Bool, Int64).self)
                 guard let collection = SyncCollection(rawValue: collection) else { continue }
                 page.append(StoredDocument(key: DocumentKey(collection, id), body: Self.canonical(body), version: version, isDeleted: deleted, sequence: sequence))
@@ -175,22 +179,74 @@ public final class PostgresDocumentStore: DocumentStore {
 }
 
 extension PostgresConnection {
-    /// Runs a query and blocks the calling thread (never an event loop's) until it answers: an
-    /// error once the connection is closed (a query sent then would never be answered), and an
-    /// error after `timeout` when the server says nothing.
-    func run(_ query: PostgresQuery, logger: Logger, timeout: TimeAmount = .seconds(30)) throws -> PostgresQueryResult {
+    /// Runs a query and collects its rows, awaiting the server without holding a thread. A server
+    /// that says nothing for `timeout` has the connection closed under it, which fails the query
+    /// (a query on a closed connection would never be answered).
+    func rows(_ query: PostgresQuery, logger: Logger, timeout: Duration = .seconds(30)) async throws -> [PostgresRow] {
         guard !isClosed else { throw SyncError.store("the connection to the server is closed") }
-        let future = self.query(query, logger: logger)
-        let promise = future.eventLoop.makePromise(of: PostgresQueryResult.self)
-        let settled = NIOLockedValueBox(false)
-        func settle(_ result: Result<PostgresQueryResult, any Error>) {
-            guard settled.withLockedValue({ done in defer { done = true }; return !done }) else { return }
-            promise.completeWith(result)
+        let timedOut = NIOLockedValueBox(false)
+        let watchdog = Task { [self] in
+            try await Task.sleep(for: timeout)
+            timedOut.withLockedValue { $0 = true }
+            try? await close()
         }
-        future.whenComplete(settle)
-        let timer = future.eventLoop.scheduleTask(in: timeout) { settle(.failure(SyncError.store("no answer from the server in \(timeout.nanoseconds / 1_000_000_000) s"))) }
-        defer { timer.cancel() }
-        return try promise.futureResult.wait()
+        defer { watchdog.cancel() }
+        do {
+            var rows: [PostgresRow] = []
+            for try await row in try await self.query(query, logger: logger) { rows.append(row) }
+            return rows
+        } catch where timedOut.withLockedValue({ $0 }) {
+            throw SyncError.store("no answer from the server in \(timeout.components.seconds) s")
+        }
+    }
+
+    /// Runs `body` between BEGIN and COMMIT, rolling back when it throws (its error is rethrown as it is).
+    func inTransaction<Result: Sendable>(logger: Logger, _ body: () async throws -> Result) async throws -> Result {
+        _ = try await rows("BEGIN", logger: logger)
+        do {
+            let result = try await body()
+            _ = try await rows("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await rows("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}
+
+extension PostgresURL {
+    /// The connection settings for this address (no TLS: the store runs beside the server or behind a tunnel).
+    var configuration: PostgresConnection.Configuration {
+        PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+    }
+}
+
+/// Lets one operation at a time run, in the order they asked: an actor alone would interleave two
+/// transactions on the same connection at their first `await`.
+final class AsyncTurn: Sendable {
+    private struct State {
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = NIOLockedValueBox(State())
+
+    func run<Result: Sendable>(_ operation: () async throws -> Result) async throws -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let mustWait = state.withLockedValue { state in
+                if state.busy { state.waiting.append(continuation); return true }
+                state.busy = true
+                return false
+            }
+            if !mustWait { continuation.resume() }
+        }
+        defer {
+            let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+                if state.waiting.isEmpty { state.busy = false; return nil }
+                return state.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+        return try await operation()
     }
 }
 #endif

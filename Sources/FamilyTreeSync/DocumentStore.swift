@@ -1,14 +1,15 @@
 /// A JSON document store holding each user's documents apart.
 ///
 /// Every call names its user; a store refuses a missing user id rather than answer with nothing.
+/// Calls are `async`: a store over the network waits for its server without holding a thread.
 public protocol DocumentStore: Sendable {
     /// Applies a batch in one transaction. Each write is compare-and-set on its base version;
     /// a write identical to what the store holds is `unchanged` (so a retried batch is harmless).
     /// Applied writes get consecutive numbers of the owner's change sequence, in commit order.
-    func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome]
+    func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome]
 
     /// Up to `limit` documents (tombstones included) whose change sequence is after `sequence`, in sequence order.
-    func pull(user: String, after sequence: Int64, limit: Int) throws(SyncError) -> [StoredDocument]
+    func pull(user: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument]
 }
 
 extension SyncLimits {

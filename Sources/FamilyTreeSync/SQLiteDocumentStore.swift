@@ -1,7 +1,8 @@
 import GRDB
 
 /// The embedded document store: one SQLite file (WAL mode) holding every user's documents,
-/// keyed by owner first.
+/// keyed by owner first. Reads and writes go through GRDB's async API, which runs them on the
+/// pool's own queues, so a caller's task waits without blocking a thread of the cooperative pool.
 public final class SQLiteDocumentStore: DocumentStore {
     private let pool: DatabasePool
 
@@ -35,12 +36,12 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
-    public func push(user: String, _ writes: [DocumentWrite]) throws(SyncError) -> [WriteOutcome] {
+    public func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
         guard !user.isEmpty else { throw .missingUser }
         try SyncLimits.check(writes)
         do {
             // One transaction; SQLite's single writer serialises batches, so sequence numbers follow commit order.
-            return try pool.write { db in
+            return try await pool.write { db in
                 try db.execute(sql: "INSERT INTO owners (owner_uid, last_seq) VALUES (?, 0) ON CONFLICT DO NOTHING", arguments: [user])
                 // Prepared once per batch, not per document.
                 let probe = try db.cachedStatement(sql: "SELECT body, version, deleted, seq FROM documents WHERE owner_uid = ? AND collection = ? AND doc_id = ?")
@@ -80,10 +81,10 @@ public final class SQLiteDocumentStore: DocumentStore {
         }
     }
 
-    public func pull(user: String, after sequence: Int64, limit: Int) throws(SyncError) -> [StoredDocument] {
+    public func pull(user: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
         guard !user.isEmpty else { throw .missingUser }
         do {
-            return try pool.read { db in
+            return try await pool.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT collection, doc_id, body, version, deleted, seq FROM documents
                     WHERE owner_uid = ? AND seq > ? ORDER BY seq LIMIT ?

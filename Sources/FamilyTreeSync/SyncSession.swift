@@ -39,7 +39,7 @@ public struct SyncSession: Sendable {
 
     /// Sends every document that differs from what this device last saw, deletions as tombstones,
     /// in batches of at most 500 documents and 9 MiB; refused writes are merged and sent again.
-    public func push(_ local: [DocumentKey: String]) throws(SyncError) -> PushReport {
+    public func push(_ local: [DocumentKey: String]) async throws(SyncError) -> PushReport {
         var bases = try state.bases()
         let unacknowledged = try state.unacknowledgedWrites()
         var report = PushReport(documents: local)
@@ -55,7 +55,7 @@ public struct SyncSession: Sendable {
             var retry: [DocumentWrite] = []
             for batch in Self.batches(pending) {
                 let note = try state.notePending(batch)
-                let outcomes = try store.push(user: user, batch)
+                let outcomes = try await store.push(user: user, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
                 var conflicts: [MergeConflict] = []
@@ -127,13 +127,13 @@ public struct SyncSession: Sendable {
     /// Pulls every change since the checkpoint, page by page (each page and the checkpoint after it
     /// in one local transaction), then merges it with `local`, this device's documents as they are
     /// now (`nil`: take the store's). Local edits not yet pushed are kept; nothing local is wiped first.
-    public func pull(merging local: [DocumentKey: String]?) throws(SyncError) -> PullReport {
+    public func pull(merging local: [DocumentKey: String]?) async throws(SyncError) -> PullReport {
         var report = PullReport()
         // What each pulled document was before this pull, and what it is now; only these can change.
         var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
         let unacknowledged = try state.unacknowledgedWrites()
         while true {
-            let page = try store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
+            let page = try await store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
             if local != nil {
                 let prior = try state.bases(for: page.map(\.key).filter { changes[$0] == nil })
                 for document in page {

@@ -107,6 +107,29 @@ public struct MergeConflict: Sendable, Hashable {
     public var storeValue: String?
 }
 
+extension MergeConflict {
+    /// The documents with this conflict's local value put back (the field, or the whole document),
+    /// ready to be written to the tree and pushed. The document must still be in `documents`
+    /// when only a field is restored.
+    public func restoring(into documents: [DocumentKey: String]) throws(SyncError) -> [DocumentKey: String] {
+        var documents = documents
+        guard let field else {
+            documents[key] = localValue
+            return documents
+        }
+        guard let body = documents[key], case .object(var fields)? = try? JSONParser.parse(body).root else {
+            throw .invalidDocument(key, "it is not in the tree, so its \(field) cannot be restored")
+        }
+        do {
+            fields[field] = try localValue.map { try JSONParser.parse($0).root }
+        } catch {
+            throw .invalidDocument(key, "the kept value of \(field) is not JSON")
+        }
+        documents[key] = JSONWriter.compactString(from: .object(fields))
+        return documents
+    }
+}
+
 /// Three-way merge of one document, field by field against the version both sides started from.
 public enum DocumentMerge {
     public struct Result: Sendable, Hashable {

@@ -6,7 +6,7 @@ import Foundation
 
 /// The `familytree` command: draws family trees and edits tree files.
 @main
-struct FamilyTreeCommand: ParsableCommand {
+struct FamilyTreeCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -28,16 +28,20 @@ struct FamilyTreeCommand: ParsableCommand {
         subcommands: [RenderCommand.self, AddCommand.self, EditCommand.self, MarryCommand.self, DivorceCommand.self, RemoveCommand.self, LinkCommand.self, RelationCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self, SyncCommand.self]
     )
 
-    static func main() {
-        let status = run(arguments: Array(CommandLine.arguments.dropFirst()))
+    static func main() async {
+        let status = await run(arguments: Array(CommandLine.arguments.dropFirst()))
         Foundation.exit(status)
     }
 
     /// Parses and runs a command line; returns the documented exit status instead of exiting.
-    static func run(arguments: [String]) -> Int32 {
+    static func run(arguments: [String]) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
             return 0
         } catch let error as CLIError {
             Console.error("familytree: \(error)")

@@ -6,7 +6,7 @@ import Foundation
 import FamilyTreePostgres
 #endif
 
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Mirror a tree to a JSON document store, one document per member.",
@@ -45,31 +45,18 @@ struct SyncOptions: ParsableArguments {
 
     var storeURL: String { store ?? "sqlite:" + Self.home.appendingPathComponent("store.sqlite").path }
 
-    func openStore() throws -> any DocumentStore {
-        let url = storeURL
-        if url.hasPrefix("sqlite:") {
-            let path = String(url.dropFirst("sqlite:".count))
-            guard !path.isEmpty else { throw SyncError.unsupportedStore("sqlite: needs a file path, for example sqlite:/home/me/family.sqlite") }
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            // Only the default store's folder is made; a store elsewhere must name a folder that exists.
-            if store == nil {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } else {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw CLIError.fileAccess(path: path, reason: "the folder \(directory.path) does not exist")
-                }
-            }
-            return try SQLiteDocumentStore(path: path)
-        }
-        #if PostgreSQL
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") { return try PostgresDocumentStore(url: url) }
-        #else
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+    /// The store the URL names; only the default store's folder is created.
+    func openStore() async throws -> any DocumentStore {
+        switch try StoreLocation(storeURL) {
+        case .sqlite(let path):
+            return try SQLiteDocumentStore.open(path: path, creatingFolder: store == nil)
+        case .postgres(let url):
+            #if PostgreSQL
+            return try await PostgresDocumentStore(url: url)
+            #else
             throw SyncError.unsupportedStore("\(url.prefix { $0 != "@" })...: this build has no PostgreSQL store; build with --traits PostgreSQL")
+            #endif
         }
-        #endif
-        throw SyncError.unsupportedStore(url)
     }
 
     /// The user id as a file name, one to one: letters, digits and `-` as they are, every other
@@ -89,14 +76,14 @@ struct SyncOptions: ParsableArguments {
     }
 
     /// This device's state for this user in this store, and the lock that keeps syncs of the user one at a time.
-    func openSession() throws -> (SyncSession, SyncLock) {
+    func openSession() async throws -> (SyncSession, SyncLock) {
         guard !user.isEmpty else { throw SyncError.missingUser }
         let directory = Self.home.appendingPathComponent("sync")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let base = directory.appendingPathComponent("\(try Self.fileName(forUser: user))-\(StableHash.fnv1a64(storeURL))")
         let lock = try SyncLock(path: base.path + ".lock")
         let state = try LocalSyncState(path: base.path + ".sqlite")
-        var session = try SyncSession(store: try openStore(), state: state, user: user)
+        var session = try SyncSession(store: try await openStore(), state: state, user: user)
         session.progress = ProgressLine.callback()
         return (session, lock)
     }
@@ -141,7 +128,7 @@ enum SyncTree {
     }
 }
 
-struct SyncPushCommand: ParsableCommand {
+struct SyncPushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "push", abstract: "Send the tree's changes to the store.")
 
     @Argument(help: "The tree.json to push.")
@@ -149,18 +136,18 @@ struct SyncPushCommand: ParsableCommand {
 
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
-        let (session, lock) = try options.openSession()
+    func run() async throws {
+        let (session, lock) = try await options.openSession()
         defer { withExtendedLifetime(lock) {} }
         let local = try SyncTree.documents(of: tree)
-        let report = try session.push(local)
+        let report = try await session.push(local)
         if report.documents != local { try SyncTree.write(report.documents, to: tree) }
         let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
         Console.error("pushed \(tree) as \(options.user): \(report.applied) written, \(report.unchanged) unchanged, \(report.merged) merged, in \(report.batches) batch\(report.batches == 1 ? "" : "es")\(conflicts)")
     }
 }
 
-struct SyncPullCommand: ParsableCommand {
+struct SyncPullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pull", abstract: "Bring the store's changes into a tree file (local edits are merged, never wiped).")
 
     @OptionGroup var options: SyncOptions
@@ -168,18 +155,18 @@ struct SyncPullCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The tree.json to update (created if missing).")
     var output: String
 
-    func run() throws {
-        let (session, lock) = try options.openSession()
+    func run() async throws {
+        let (session, lock) = try await options.openSession()
         defer { withExtendedLifetime(lock) {} }
         let local = FileManager.default.fileExists(atPath: output) ? try SyncTree.documents(of: output) : nil
-        let report = try session.pull(merging: local)
+        let report = try await session.pull(merging: local)
         try SyncTree.write(report.documents, to: output)
         let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
         Console.error("pulled \(report.pulled) change\(report.pulled == 1 ? "" : "s") for \(options.user) in \(report.pages) page\(report.pages == 1 ? "" : "s") into \(output)\(conflicts)")
     }
 }
 
-struct SyncStatusCommand: ParsableCommand {
+struct SyncStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "What a push would send, and the conflicts kept.")
 
     @Argument(help: "The tree.json to compare with what this device last synced.")
@@ -187,8 +174,8 @@ struct SyncStatusCommand: ParsableCommand {
 
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
-        let (session, lock) = try options.openSession()
+    func run() async throws {
+        let (session, lock) = try await options.openSession()
         defer { withExtendedLifetime(lock) {} }
         var lines = ["store: \(options.storeURL)", "user: \(options.user)", "pulled up to change \(try session.state.checkpoint())"]
         if let tree {
@@ -201,7 +188,7 @@ struct SyncStatusCommand: ParsableCommand {
     }
 }
 
-struct SyncConflictsCommand: ParsableCommand {
+struct SyncConflictsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "conflicts", abstract: "List the values merges set aside, and restore one.")
 
     @OptionGroup var options: SyncOptions
@@ -212,8 +199,8 @@ struct SyncConflictsCommand: ParsableCommand {
     @Option(help: "The tree.json to restore into.")
     var tree: String?
 
-    func run() throws {
-        let (session, lock) = try options.openSession()
+    func run() async throws {
+        let (session, lock) = try await options.openSession()
         defer { withExtendedLifetime(lock) {} }
         let conflicts = try session.state.conflicts()
         guard let restore else {
@@ -227,24 +214,14 @@ struct SyncConflictsCommand: ParsableCommand {
         }
         guard let tree else { throw ValidationError("--restore needs --tree, the file to put the value back into") }
         guard let stored = conflicts.first(where: { $0.id == restore }) else { throw CLIError.fileAccess(path: "conflict #\(restore)", reason: "no such conflict") }
-        var documents = try SyncTree.documents(of: tree)
-        let conflict = stored.conflict
-        if let field = conflict.field {
-            guard let body = documents[conflict.key], case .object(var fields) = try JSONParser.parse(body).root else {
-                throw CLIError.fileAccess(path: tree, reason: "\(conflict.key) is not in the tree")
-            }
-            fields[field] = try conflict.localValue.map { try JSONParser.parse($0).root }
-            documents[conflict.key] = JSONWriter.compactString(from: .object(fields))
-        } else {
-            documents[conflict.key] = conflict.localValue
-        }
+        let documents = try stored.conflict.restoring(into: try SyncTree.documents(of: tree))
         try SyncTree.write(documents, to: tree)
         try session.state.markRestored(restore)
         Console.error("restored #\(restore) into \(tree); push to send it")
     }
 }
 
-struct SyncAdminCommand: ParsableCommand {
+struct SyncAdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Set up the PostgreSQL store (an administrator's task).",
@@ -252,7 +229,7 @@ struct SyncAdminCommand: ParsableCommand {
     )
 }
 
-struct SyncCreateUserCommand: ParsableCommand {
+struct SyncCreateUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-user",
         abstract: "Create the store's tables and policies if needed, and a login role for one user.",
@@ -274,9 +251,9 @@ struct SyncCreateUserCommand: ParsableCommand {
     @Option(help: "The administrator's URL: postgres://ADMIN:PASSWORD@HOST:PORT/DB.")
     var store: String
 
-    func run() throws {
+    func run() async throws {
         #if PostgreSQL
-        try PostgresAdmin.createUser(uid, password: password, adminURL: store)
+        try await PostgresAdmin.createUser(uid, password: password, adminURL: store)
         Console.error("created role \(uid); it connects with postgres://\(uid):PASSWORD@\(store.split(separator: "@").last ?? "")")
         #else
         throw SyncError.unsupportedStore("this build has no PostgreSQL store; build with --traits PostgreSQL")

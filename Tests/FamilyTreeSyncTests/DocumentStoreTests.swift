@@ -44,7 +44,7 @@ final class StoreFixture: @unchecked Sendable {
     }
 
     /// A store connected as `name` (a new connection each call for PostgreSQL when `fresh`).
-    func store(_ name: String, fresh: Bool = false) throws -> any DocumentStore {
+    func store(_ name: String, fresh: Bool = false) async throws -> any DocumentStore {
         if !fresh, let store = stores[name] { return store }
         let store: any DocumentStore
         switch kind {
@@ -53,7 +53,7 @@ final class StoreFixture: @unchecked Sendable {
             store = try SQLiteDocumentStore(path: sqlitePath!)
         #if PostgreSQL
         case .postgres:
-            store = try PostgresDocumentStore(url: try PostgresTestServer.createUser(uid(name)))
+            store = try await PostgresDocumentStore(url: try await PostgresTestServer.createUser(uid(name)))
         #endif
         }
         if !fresh { stores[name] = store }
@@ -74,10 +74,10 @@ enum PostgresTestServer {
     }
 
     /// Creates the role `uid` with its own password and returns the URL it logs in with.
-    static func createUser(_ uid: String) throws -> String {
+    static func createUser(_ uid: String) async throws -> String {
         let admin = try adminURL()
         let password = "pw-\(uid)"
-        try PostgresAdmin.createUser(uid, password: password, adminURL: admin)
+        try await PostgresAdmin.createUser(uid, password: password, adminURL: admin)
         let hostAndDatabase = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
         return "postgres://\(uid):\(password)@\(hostAndDatabase)"
     }
@@ -100,37 +100,37 @@ func member(_ id: String, _ fields: [String: String] = [:]) -> (DocumentKey, Str
 
 @Suite struct DocumentStoreTests {
     @Test(arguments: StoreKind.allCases)
-    func compareAndSetIdempotenceAndSequence(kind: StoreKind) throws {
+    func compareAndSetIdempotenceAndSequence(kind: StoreKind) async throws {
         let fixture = StoreFixture(kind)
-        let store = try fixture.store("alice")
+        let store = try await fixture.store("alice")
         let alice = fixture.uid("alice")
         let (key, body) = member("ada")
-        #expect(try store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+        #expect(try await store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
         // The same batch again (a lost acknowledgement): unchanged, nothing written.
-        #expect(try store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.unchanged(version: 1)])
+        #expect(try await store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.unchanged(version: 1)])
         let (_, edited) = member("ada", ["nickname": "Countess"])
-        #expect(try store.push(user: alice, [DocumentWrite(key: key, body: edited, baseVersion: 1)]) == [.applied(version: 2, sequence: 2)])
+        #expect(try await store.push(user: alice, [DocumentWrite(key: key, body: edited, baseVersion: 1)]) == [.applied(version: 2, sequence: 2)])
         // A write from the stale version 1 is refused, and the store says what it holds.
         let (_, stale) = member("ada", ["nickname": "Ada"])
-        let outcome = try store.push(user: alice, [DocumentWrite(key: key, body: stale, baseVersion: 1)])
+        let outcome = try await store.push(user: alice, [DocumentWrite(key: key, body: stale, baseVersion: 1)])
         #expect(outcome == [.conflict(current: StoredDocument(key: key, body: edited, version: 2, isDeleted: false, sequence: 2))])
-        let pulled = try store.pull(user: alice, after: 0, limit: 10)
+        let pulled = try await store.pull(user: alice, after: 0, limit: 10)
         #expect(pulled.map(\.version) == [2])
         #expect(pulled.map(\.sequence) == [2])
     }
 
     @Test(arguments: StoreKind.allCases)
-    func pagesFollowTheChangeSequence(kind: StoreKind) throws {
+    func pagesFollowTheChangeSequence(kind: StoreKind) async throws {
         let fixture = StoreFixture(kind)
-        let store = try fixture.store("alice")
+        let store = try await fixture.store("alice")
         let alice = fixture.uid("alice")
         let writes = (0..<25).map { index in member("m\(index)") }.map { DocumentWrite(key: $0.0, body: $0.1, baseVersion: 0) }
-        _ = try store.push(user: alice, Array(writes[..<10]))
-        _ = try store.push(user: alice, Array(writes[10...]))
+        _ = try await store.push(user: alice, Array(writes[..<10]))
+        _ = try await store.push(user: alice, Array(writes[10...]))
         var sequence: Int64 = 0
         var seen: [String] = []
         while true {
-            let page = try store.pull(user: alice, after: sequence, limit: 7)
+            let page = try await store.pull(user: alice, after: sequence, limit: 7)
             seen += page.map(\.key.id)
             guard let last = page.last else { break }
             #expect(page.map(\.sequence) == Array((sequence + 1)...last.sequence))
@@ -140,32 +140,32 @@ func member(_ id: String, _ fields: [String: String] = [:]) -> (DocumentKey, Str
     }
 
     @Test(arguments: StoreKind.allCases)
-    func usersAreApartAndAMissingUserIsAnError(kind: StoreKind) throws {
+    func usersAreApartAndAMissingUserIsAnError(kind: StoreKind) async throws {
         let fixture = StoreFixture(kind)
-        let store = try fixture.store("alice")
-        let bobStore = try fixture.store("bob")
+        let store = try await fixture.store("alice")
+        let bobStore = try await fixture.store("bob")
         let (alice, bob) = (fixture.uid("alice"), fixture.uid("bob"))
         let (key, body) = member("ada")
-        _ = try store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)])
-        #expect(try bobStore.pull(user: bob, after: 0, limit: 100).isEmpty)
+        _ = try await store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)])
+        #expect(try await bobStore.pull(user: bob, after: 0, limit: 100).isEmpty)
         // Bob writing the same member id writes his own document; Alice's is untouched.
         let (_, bobs) = member("ada", ["lastName": "Bob's"])
-        #expect(try bobStore.push(user: bob, [DocumentWrite(key: key, body: bobs, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
-        #expect(try store.pull(user: alice, after: 0, limit: 100).map(\.body) == [body])
-        #expect(throws: SyncError.missingUser) { try store.pull(user: "", after: 0, limit: 100) }
-        #expect(throws: SyncError.missingUser) { try store.push(user: "", [DocumentWrite(key: key, body: body, baseVersion: 0)]) }
+        #expect(try await bobStore.push(user: bob, [DocumentWrite(key: key, body: bobs, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+        #expect(try await store.pull(user: alice, after: 0, limit: 100).map(\.body) == [body])
+        await #expect(throws: SyncError.missingUser) { try await store.pull(user: "", after: 0, limit: 100) }
+        await #expect(throws: SyncError.missingUser) { try await store.push(user: "", [DocumentWrite(key: key, body: body, baseVersion: 0)]) }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aDocumentOverOneMebibyteIsRefusedBeforeSending(kind: StoreKind) throws {
+    func aDocumentOverOneMebibyteIsRefusedBeforeSending(kind: StoreKind) async throws {
         let fixture = StoreFixture(kind)
-        let store = try fixture.store("alice")
+        let store = try await fixture.store("alice")
         let alice = fixture.uid("alice")
         let key = DocumentKey(.familyTree, "huge")
         let body = JSONWriter.compactString(from: .object(["id": .string("huge"), "notes": .string(String(repeating: "x", count: SyncLimits.maximumDocumentBytes))]))
-        #expect(throws: SyncError.documentTooLarge(key, bytes: body.utf8.count)) {
-            try store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)])
+        await #expect(throws: SyncError.documentTooLarge(key, bytes: body.utf8.count)) {
+            try await store.push(user: alice, [DocumentWrite(key: key, body: body, baseVersion: 0)])
         }
-        #expect(try store.pull(user: alice, after: 0, limit: 10).isEmpty)
+        #expect(try await store.pull(user: alice, after: 0, limit: 10).isEmpty)
     }
 }

@@ -20,18 +20,18 @@ struct PostgresIsolationTests {
         return try ChildProcess.run("psql", ["postgres://\(uid):pw-\(uid)@\(host)", "-v", "ON_ERROR_STOP=1", "-Atc", sql])
     }
 
-    @Test func anotherUsersDocumentsAreInvisibleAndUnwritable() throws {
-        let alice = try fixture.store("alice")
-        let bob = try fixture.store("bob")
+    @Test func anotherUsersDocumentsAreInvisibleAndUnwritable() async throws {
+        let alice = try await fixture.store("alice")
+        let bob = try await fixture.store("bob")
         let (aliceID, bobID) = (fixture.uid("alice"), fixture.uid("bob"))
         let (key, body) = member("ada")
-        _ = try alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)])
+        _ = try await alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)])
 
         // Through the store: bob's connection refuses alice's documents outright.
-        #expect(throws: SyncError.self) { try bob.pull(user: aliceID, after: 0, limit: 10) }
-        #expect(throws: SyncError.self) { try bob.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 1)]) }
+        await #expect(throws: SyncError.self) { try await bob.pull(user: aliceID, after: 0, limit: 10) }
+        await #expect(throws: SyncError.self) { try await bob.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 1)]) }
         do {
-            _ = try bob.pull(user: aliceID, after: 0, limit: 10)
+            _ = try await bob.pull(user: aliceID, after: 0, limit: 10)
         } catch let error {
             #expect(error.description.contains("access denied"))
         }
@@ -47,22 +47,22 @@ struct PostgresIsolationTests {
         #expect(delete.status != 0)
         #expect(delete.stderr.contains("permission denied"))
         #expect(try psql(as: "alice", "SELECT count(*) FROM familytree_documents").stdout == "1\n")
-        #expect(try alice.pull(user: aliceID, after: 0, limit: 10).map(\.body) == [body])
+        #expect(try await alice.pull(user: aliceID, after: 0, limit: 10).map(\.body) == [body])
         // Bob's writes are his own.
-        #expect(try bob.push(user: bobID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+        #expect(try await bob.push(user: bobID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
     }
 
-    @Test func aMissingUserFailsAndJSONBBodiesComeBackCanonical() throws {
-        let alice = try fixture.store("alice")
-        #expect(throws: SyncError.missingUser) { try alice.pull(user: "", after: 0, limit: 10) }
+    @Test func aMissingUserFailsAndJSONBBodiesComeBackCanonical() async throws {
+        let alice = try await fixture.store("alice")
+        await #expect(throws: SyncError.missingUser) { try await alice.pull(user: "", after: 0, limit: 10) }
         // JSONB reorders keys and spacing; the store hands back our sorted compact body, so an
         // unchanged re-push is recognised.
         let key = DocumentKey(.familyTree, "n")
         let body = #"{"a":[1,2.50,{"b":true,"z":null}],"firstName":"Nöel \"N\"","id":"n"}"#
         let aliceID = fixture.uid("alice")
-        _ = try alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)])
-        #expect(try alice.pull(user: aliceID, after: 0, limit: 10).map(\.body) == [body])
-        #expect(try alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.unchanged(version: 1)])
+        _ = try await alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)])
+        #expect(try await alice.pull(user: aliceID, after: 0, limit: 10).map(\.body) == [body])
+        #expect(try await alice.push(user: aliceID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.unchanged(version: 1)])
     }
 }
 #endif

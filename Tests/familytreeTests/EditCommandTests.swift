@@ -38,7 +38,7 @@ import FamilyTree
     }
     """#
 
-    @Test func aFamilyBuiltByCommandsRendersAsTheSameFamilyWrittenByHand() throws {
+    @Test func aFamilyBuiltByCommandsRendersAsTheSameFamilyWrittenByHand() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("built.json").path
         let commands: [[String]] = [
@@ -70,42 +70,42 @@ import FamilyTree
             ["remove", "tem-porary", "--with-references"],
         ]
         for command in commands {
-            #expect(FamilyTreeCommand.run(arguments: command + ["--tree", tree]) == 0, "\(command)")
+            #expect(await FamilyTreeCommand.run(arguments: command + ["--tree", tree]) == 0, "\(command)")
         }
         try scratch.write("hand.json", Self.handWritten)
-        #expect(scratch.run("validate", tree) == 0)
-        #expect(scratch.run("render", tree, "-o", scratch.path("built.svg").path) == 0)
-        #expect(scratch.run("render", scratch.path("hand.json").path, "-o", scratch.path("hand.svg").path) == 0)
+        #expect(await scratch.run("validate", tree) == 0)
+        #expect(await scratch.run("render", tree, "-o", scratch.path("built.svg").path) == 0)
+        #expect(await scratch.run("render", scratch.path("hand.json").path, "-o", scratch.path("hand.svg").path) == 0)
         #expect(try scratch.read("built.svg") == scratch.read("hand.svg"))
-        #expect(scratch.run("render", tree, "-o", scratch.path("built.dot").path) == 0)
-        #expect(scratch.run("render", scratch.path("hand.json").path, "-o", scratch.path("hand.dot").path) == 0)
+        #expect(await scratch.run("render", tree, "-o", scratch.path("built.dot").path) == 0)
+        #expect(await scratch.run("render", scratch.path("hand.json").path, "-o", scratch.path("hand.dot").path) == 0)
         #expect(try scratch.read("built.dot") == scratch.read("hand.dot"))
         // The removed member left nothing behind, not even an empty union.
         #expect(try !scratch.read("built.json").contains("tem-porary"))
         #expect(try !scratch.read("built.json").contains("\"lukas-muller\"\n      ]\n    },\n    {\n      \"children\": []"))
     }
 
-    @Test func refusedEditsLeaveTheFileByteForByte() throws {
+    @Test func refusedEditsLeaveTheFileByteForByte() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path
         let before = try scratch.read("tree.json")
-        #expect(scratch.run("marry", "karl", "margarethe", "--tree", tree) == 1, "already a couple")
-        #expect(scratch.run("add", "Greta Again", "--id", "greta", "--tree", tree) == 1, "the id is taken")
-        #expect(scratch.run("add", "Orphan", "--child-of", "nobody", "--tree", tree) == 1)
-        #expect(scratch.run("remove", "karl", "--tree", tree) == 1, "still in unions")
-        #expect(scratch.run("divorce", "peter", "anna", "--tree", tree) == 1, "not a couple")
-        #expect(scratch.run("edit", "peter", "--tree", tree) == 2, "nothing to change")
-        #expect(scratch.run("edit", "peter", "--clear", "shoe-size", "--tree", tree) == 2)
-        #expect(scratch.run("add", "Someone", "--born", "1850-02-30", "--tree", tree) == 2, "no such day")
+        #expect(await scratch.run("marry", "karl", "margarethe", "--tree", tree) == 1, "already a couple")
+        #expect(await scratch.run("add", "Greta Again", "--id", "greta", "--tree", tree) == 1, "the id is taken")
+        #expect(await scratch.run("add", "Orphan", "--child-of", "nobody", "--tree", tree) == 1)
+        #expect(await scratch.run("remove", "karl", "--tree", tree) == 1, "still in unions")
+        #expect(await scratch.run("divorce", "peter", "anna", "--tree", tree) == 1, "not a couple")
+        #expect(await scratch.run("edit", "peter", "--tree", tree) == 2, "nothing to change")
+        #expect(await scratch.run("edit", "peter", "--clear", "shoe-size", "--tree", tree) == 2)
+        #expect(await scratch.run("add", "Someone", "--born", "1850-02-30", "--tree", tree) == 2, "no such day")
         #expect(try scratch.read("tree.json") == before)
         #expect(try scratch.files() == ["tree.json"])
     }
 
-    @Test func editingKeepsFieldsFamilytreeDoesNotKnow() throws {
+    @Test func editingKeepsFieldsFamilytreeDoesNotKnow() async throws {
         let scratch = try Scratch()
         try scratch.write("app.json", #"{"schemaVersion": 3, "members": [{"id": "a", "firstName": "Ann", "birthday": 600000000.0, "appTag": {"pinned": true}}]}"#)
         let tree = scratch.path("app.json").path
-        #expect(scratch.run("edit", "Ann", "--nickname", "Annie", "--tree", tree) == 0)
+        #expect(await scratch.run("edit", "Ann", "--nickname", "Annie", "--tree", tree) == 0)
         let root = try JSONParser.parse(Array(try scratch.read("app.json").utf8)).root
         #expect(root["schemaVersion"] == .number("3"))
         #expect(root["members"]?.arrayValue?.first?["birthday"] == .number("600000000.0"))

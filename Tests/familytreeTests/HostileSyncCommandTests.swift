@@ -19,7 +19,7 @@ import TestSupport
         return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(home)", ProcessTests.binary.path, "sync"] + arguments)
     }
 
-    @Test func userIdsThatLookAlikeKeepTheirOwnStateAndDocuments() throws {
+    @Test func userIdsThatLookAlikeKeepTheirOwnStateAndDocuments() async throws {
         let store = "sqlite:" + scratch.path("store.sqlite").path
         let tree = scratch.path("tree.json").path
         let users = ["a.b", "a_b", "a/b", "a b", "a%20b", "a*b"]
@@ -32,19 +32,19 @@ import TestSupport
         let states = try FileManager.default.contentsOfDirectory(atPath: home + "/sync").filter { $0.hasSuffix(".sqlite") }
         #expect(states.count == users.count)
         let direct = try SQLiteDocumentStore(path: scratch.path("store.sqlite").path)
-        for user in users { #expect(try direct.pull(user: user, after: 0, limit: 1_000).count == 31) }
+        for user in users { #expect(try await direct.pull(user: user, after: 0, limit: 1_000).count == 31) }
         // A pull as one user writes that user's tree only.
-        _ = try direct.push(user: "a.b", [DocumentWrite(key: DocumentKey(.familyTree, "only-a-dot-b"), body: #"{"firstName":"Dot","id":"only-a-dot-b"}"#, baseVersion: 0)])
+        _ = try await direct.push(user: "a.b", [DocumentWrite(key: DocumentKey(.familyTree, "only-a-dot-b"), body: #"{"firstName":"Dot","id":"only-a-dot-b"}"#, baseVersion: 0)])
         let pulled = try sync(["pull", "--user", "a_b", "--store", store, "-o", scratch.path("a_b.json").path])
         #expect(pulled.status == 0)
         #expect(try !scratch.read("a_b.json").contains("only-a-dot-b"))
     }
 
     @Test(arguments: [#"{"id": 5}"#, "[]", "{}", #"{"id": "someone-else", "firstName": "X"}"#, "not json"])
-    func malformedStoreDocumentsStopThePullWithNothingWritten(body: String) throws {
+    func malformedStoreDocumentsStopThePullWithNothingWritten(body: String) async throws {
         let storePath = scratch.path("store.sqlite").path
         let direct = try SQLiteDocumentStore(path: storePath)
-        _ = try direct.push(user: "eve", [DocumentWrite(key: DocumentKey(.familyTree, "m1"), body: body, baseVersion: 0)])
+        _ = try await direct.push(user: "eve", [DocumentWrite(key: DocumentKey(.familyTree, "m1"), body: body, baseVersion: 0)])
         try scratch.write("before.json", "{\"members\": []}")
         let pulled = try sync(["pull", "--user", "eve", "--store", "sqlite:" + storePath, "-o", scratch.path("before.json").path])
         #expect(pulled.status == 1)
@@ -53,7 +53,7 @@ import TestSupport
         #expect(try scratch.read("before.json") == "{\"members\": []}")
     }
 
-    @Test func anInvalidTreeIsNeverPushed() throws {
+    @Test func anInvalidTreeIsNeverPushed() async throws {
         try scratch.write("bad.json", #"{"members": [{"id": "a", "firstName": "A"}], "unions": [{"id": "u", "partners": ["a", "ghost"]}]}"#)
         let store = "sqlite:" + scratch.path("store.sqlite").path
         let pushed = try sync(["push", scratch.path("bad.json").path, "--user", "alice", "--store", store])
@@ -61,7 +61,7 @@ import TestSupport
         #expect(pushed.stderr.contains("unknown member id \"ghost\""))
         #expect(!pushed.stderr.contains("store error"))
         let direct = try SQLiteDocumentStore(path: scratch.path("store.sqlite").path)
-        #expect(try direct.pull(user: "alice", after: 0, limit: 10).isEmpty)
+        #expect(try await direct.pull(user: "alice", after: 0, limit: 10).isEmpty)
     }
 
     @Test func storeURLsThatNameNoPlaceAreRefused() throws {

@@ -25,18 +25,18 @@ import FamilyTree
     static let secrets = ["Zebulon", "Xerxes", "Zebby", "1990", "07-04", "SECRETNOTE", "UEhPVE9CWVRFUw", "PHOTOBYTES", "999 12 34",
                           "Wrenna", "08-09", "Aug 9", "Quillon", "2021", "2015", "zebulon", "quixote", "wren", "kid"]
 
-    @Test func noLivingPersonsDetailsReachAnyOutput() throws {
+    @Test func noLivingPersonsDetailsReachAnyOutput() async throws {
         let scratch = try Scratch()
         try scratch.write("family.json", Self.tree)
         let tree = scratch.path("family.json").path
         var outputs: [String: String] = [:]
         for (name, extra) in [("out.svg", []), ("out.dot", []), ("pinned.dot", ["--format", "dot-positioned"]), ("layout.json", [])] as [(String, [String])] {
-            #expect(scratch.run(["render", tree, "--private", "living", "--today", "2026-11-23", "-o", scratch.path(name).path] + extra) == 0)
+            #expect(await scratch.run(["render", tree, "--private", "living", "--today", "2026-11-23", "-o", scratch.path(name).path] + extra) == 0)
             outputs[name] = try scratch.read(name)
         }
         for version in ["7.0", "5.5.1"] {
             let name = "out-\(version).ged"
-            #expect(scratch.run(["export", tree, "--private", "living", "--today", "2026-11-23", "--gedcom-version", version, "-o", scratch.path(name).path]) == 0)
+            #expect(await scratch.run(["export", tree, "--private", "living", "--today", "2026-11-23", "--gedcom-version", version, "-o", scratch.path(name).path]) == 0)
             outputs[name] = try scratch.read(name)
         }
         for (name, text) in outputs {
@@ -50,7 +50,7 @@ import FamilyTree
         // Birgit has no death date but was born over 110 years before the day given: not living.
         #expect(outputs["out.svg"]!.contains("Birgit"))
         // --private-names none leaves the surname out too.
-        #expect(scratch.run(["render", tree, "--private", "living", "--private-names", "none", "--today", "2026-11-23", "-o", scratch.path("none.svg").path]) == 0)
+        #expect(await scratch.run(["render", tree, "--private", "living", "--private-names", "none", "--today", "2026-11-23", "-o", scratch.path("none.svg").path]) == 0)
         #expect(try !scratch.read("none.svg").contains("Living Holm") && scratch.read("none.svg").contains("Living"))
     }
 
@@ -66,17 +66,17 @@ import FamilyTree
 }
 
 @Suite struct RelationLabelTests {
-    @Test func everyBoxSaysHowItsPersonIsRelatedToTheHomePerson() throws {
+    @Test func everyBoxSaysHowItsPersonIsRelatedToTheHomePerson() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path
-        #expect(scratch.run(["render", tree, "--home", "Sophie Müller", "--label", "relation", "-o", scratch.path("home.svg").path]) == 0)
+        #expect(await scratch.run(["render", tree, "--home", "Sophie Müller", "--label", "relation", "-o", scratch.path("home.svg").path]) == 0)
         let svg = try scratch.read("home.svg")
         for label in ["Home person", "Great-grandfather", "Half-uncle", "Aunt (by adoption)", "First cousin 1x removed", "Half first cousin"] {
             #expect(svg.contains(">\(label)<"), "\(label)")
         }
-        #expect(scratch.run(["render", tree, "--label", "relation"]) == 2, "relation labels need a home person")
+        #expect(await scratch.run(["render", tree, "--label", "relation"]) == 2, "relation labels need a home person")
         // With the living hidden, the labels stay and the names go.
-        #expect(scratch.run(["render", tree, "--home", "sophie", "--label", "relation", "--private", "living", "--today", "2026-11-23", "-o", scratch.path("private.svg").path]) == 0)
+        #expect(await scratch.run(["render", tree, "--home", "sophie", "--label", "relation", "--private", "living", "--today", "2026-11-23", "-o", scratch.path("private.svg").path]) == 0)
         #expect(try scratch.read("private.svg").contains(">Half first cousin<") && !scratch.read("private.svg").contains("Chloé"))
     }
 }

@@ -30,9 +30,9 @@ import TestSupport
         return process
     }
 
-    @Test func aPushKilledMidwayResumesToExactlyTheLocalDocuments() throws {
+    @Test func aPushKilledMidwayResumesToExactlyTheLocalDocuments() async throws {
         let tree = scratch.path("big.json").path
-        #expect(scratch.run("generate", "--members", "100000", "--seed", "5", "-o", tree) == 0)
+        #expect(await scratch.run("generate", "--members", "100000", "--seed", "5", "-o", tree) == 0)
         let storePath = scratch.path("store.sqlite").path
         let store = "sqlite:\(storePath)"
         let local = try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: tree)))).root)
@@ -42,8 +42,8 @@ import TestSupport
         // Wait until some batches are in the store, then kill -9 in the middle of the push.
         let reader = try SQLiteDocumentStore(path: storePath)
         let deadline = Date().addingTimeInterval(60)
-        while push.isRunning, Date() < deadline, try reader.pull(user: "alice", after: 2_000, limit: 1).isEmpty {
-            Thread.sleep(forTimeInterval: 0.05)
+        while push.isRunning, Date() < deadline, try await reader.pull(user: "alice", after: 2_000, limit: 1).isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
         }
         // Meanwhile a second sync of the same user on this device is refused by the lock.
         let second = try sync(["push", tree, "--user", "alice", "--store", store])
@@ -53,12 +53,12 @@ import TestSupport
         kill(push.processIdentifier, SIGKILL)
         push.waitUntilExit()
         #expect(push.terminationReason == .uncaughtSignal)
-        let partial = try reader.pull(user: "alice", after: 0, limit: 1_000_000).count
+        let partial = try await reader.pull(user: "alice", after: 0, limit: 1_000_000).count
         #expect(partial > 0 && partial < local.count, "killed midway: \(partial) of \(local.count)")
 
         let resumed = try sync(["push", tree, "--user", "alice", "--store", store])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        let stored = try reader.pull(user: "alice", after: 0, limit: 1_000_000)
+        let stored = try await reader.pull(user: "alice", after: 0, limit: 1_000_000)
         #expect(stored.count == local.count)
         #expect(Set(stored.map(\.key)).count == stored.count, "no duplicates")
         #expect(stored.allSatisfy { local[$0.key] == $0.body && $0.version == 1 && !$0.isDeleted }, "every body equal to the local one, written once")
@@ -107,7 +107,7 @@ import FamilyTreePostgres
 /// The PostgreSQL store through the CLI, with the server stopped abruptly mid-push.
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_PG_CTL"] != nil, "FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)"))
 struct PostgresSyncProcessTests {
-    @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() throws {
+    @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() async throws {
         let environment = ProcessInfo.processInfo.environment
         let admin = try #require(environment["FAMILYTREE_PG_URL"])
         let control = try #require(environment["FAMILYTREE_PG_CTL"])
@@ -117,10 +117,10 @@ struct PostgresSyncProcessTests {
         let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
         let store = "postgres://\(uid):pw-\(uid)@\(host)"
         // The administrator's command creates the user's role.
-        #expect(scratch.run("sync", "admin", "create-user", uid, "--password", "pw-\(uid)", "--store", admin) == 0)
+        #expect(await scratch.run("sync", "admin", "create-user", uid, "--password", "pw-\(uid)", "--store", admin) == 0)
 
         let tree = scratch.path("big.json").path
-        #expect(scratch.run("generate", "--members", "100000", "--seed", "9", "-o", tree) == 0)
+        #expect(await scratch.run("generate", "--members", "100000", "--seed", "9", "-o", tree) == 0)
         let local = try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: tree)))).root)
 
         let push = Process()
@@ -130,10 +130,10 @@ struct PostgresSyncProcessTests {
         let errors = Pipe()
         push.standardError = errors
         try push.run()
-        let reader = try PostgresDocumentStore(url: store)
+        let reader = try await PostgresDocumentStore(url: store)
         let deadline = Date().addingTimeInterval(120)
-        while push.isRunning, Date() < deadline, try reader.pull(user: uid, after: 2_000, limit: 1).isEmpty {
-            Thread.sleep(forTimeInterval: 0.05)
+        while push.isRunning, Date() < deadline, try await reader.pull(user: uid, after: 2_000, limit: 1).isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
         }
         try #require(push.isRunning, "the push finished before the server could be stopped")
         // The server dies mid-push.
@@ -146,8 +146,8 @@ struct PostgresSyncProcessTests {
 
         let resumed = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(home)", ProcessTests.binary.path, "sync", "push", tree, "--user", uid, "--store", store])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        let check = try PostgresDocumentStore(url: store)
-        let stored = try check.pull(user: uid, after: 0, limit: 1_000_000)
+        let check = try await PostgresDocumentStore(url: store)
+        let stored = try await check.pull(user: uid, after: 0, limit: 1_000_000)
         #expect(stored.count == local.count)
         #expect(Set(stored.map(\.key)).count == stored.count, "no duplicates")
         #expect(stored.allSatisfy { local[$0.key] == $0.body && $0.version == 1 }, "every body equal to the local one, written once")

@@ -21,36 +21,32 @@ public struct ContactsMergeSummary: Sendable, Hashable, CustomStringConvertible 
 /// is added, a member whose card is gone is marked removed (kept, hidden from charts). Members
 /// that did not come from contacts, and every field familytree does not know, are left as they are.
 public enum ContactsMerge {
-    /// The member keys a card owns; a re-import of a changed card replaces them and keeps the rest
-    /// (a colour, flags, fields of other apps).
-    public static let cardOwnedKeys: Set<String> = [
-        "firstName", "middleName", "lastName", "nickname", "sex", "birthday", "birthPhrase", "photo", "notes", "contact", "removed",
+    /// The member fields a card owns; a re-import of a changed card replaces them and keeps the
+    /// rest (a colour, flags, fields of other apps).
+    public static let cardOwnedFields: Set<MemberField> = [
+        .firstName, .middleName, .lastName, .nickname, .sex, .birthday, .birthPhrase, .photo, .notes, .contact, .removed,
     ]
 
-    /// `root` (a tree.json object) with the contacts merged in, the summary, and the children the
-    /// tree already places elsewhere (reported, not moved).
-    public static func merge(_ imported: ContactsImport, into root: JSONValue) throws(FamilyTreeError) -> (root: JSONValue, summary: ContactsMergeSummary, report: [ContactsReportEntry]) {
-        guard case .object(var fields) = root else {
-            throw .invalidTree(file: nil, [TreeProblem(.invalidField, "a tree file must be a JSON object", at: TreeLocation(path: "$"))])
-        }
-        var members = try array("members", in: fields)
-        var unions = try array("unions", in: fields)
+    /// `tree` with the contacts merged in by typed edits (validated together), the summary, and
+    /// the children the tree already places elsewhere (reported, not moved).
+    public static func merge(_ imported: ContactsImport, into tree: TreeFile) throws(FamilyTreeError) -> (tree: TreeFile, summary: ContactsMergeSummary, report: [ContactsReportEntry]) {
+        let graph = tree.graph
+        var edits: [TreeEdit] = []
         var summary = ContactsMergeSummary()
-        var report: [ContactsReportEntry] = []
 
-        var indexByUID: [String: Int] = [:]
-        var usedIDs: Set<String> = []
-        for (index, member) in members.enumerated() {
-            if let id = member["id"]?.stringValue { usedIDs.insert(id) }
-            if let uid = member["contact"]?["uid"]?.stringValue, indexByUID[uid] == nil { indexByUID[uid] = index }
+        var memberByUID: [String: Member] = [:]
+        var usedIDs: Set<Member.ID> = []
+        for member in graph.members {
+            usedIDs.insert(member.id)
+            if let uid = member.contact?.uid, memberByUID[uid] == nil { memberByUID[uid] = member }
         }
 
-        var idMap: [String: String] = [:]
+        var idMap: [Member.ID: Member.ID] = [:]
         var importedUIDs: Set<String> = []
         for member in imported.document.members {
             guard let uid = member.contact?.uid else { continue }
             importedUIDs.insert(uid)
-            guard let index = indexByUID[uid], case .object(var existing) = members[index], let existingID = existing["id"]?.stringValue else {
+            guard let existing = memberByUID[uid] else {
                 var id = member.id
                 var suffix = 2
                 while usedIDs.contains(id) {
@@ -61,110 +57,100 @@ public enum ContactsMerge {
                 idMap[member.id] = id
                 var added = member
                 added.id = id
-                members.append(added.jsonValue)
+                edits.append(.addMember(added))
                 summary.added += 1
                 continue
             }
-            idMap[member.id] = existingID
-            let wasRemoved = existing["removed"] == .bool(true)
-            let sameCard = existing["contact"]?["fingerprint"]?.stringValue == member.contact?.fingerprint
-            if sameCard, !wasRemoved {
+            idMap[member.id] = existing.id
+            let sameCard = existing.contact?.fingerprint == member.contact?.fingerprint
+            if sameCard, !existing.isRemoved {
                 summary.unchanged += 1
                 continue
             }
             if sameCard {
-                existing["removed"] = nil
+                edits.append(.setRemoved(existing.id, false))
             } else {
                 var updated = member
-                updated.id = existingID
-                guard case .object(let cardFields) = updated.jsonValue else { continue }
+                updated.id = existing.id
+                var fields = cardOwnedFields
                 // A sex only hinted by a relative's label does not overwrite one the tree has.
-                let keptSex = imported.membersWithHintedSex.contains(member.id) ? existing["sex"] : nil
-                for key in cardOwnedKeys { existing[key] = nil }
-                for (key, value) in cardFields { existing[key] = value }
-                if let keptSex { existing["sex"] = keptSex }
+                if imported.membersWithHintedSex.contains(member.id), existing.sex != nil { fields.remove(.sex) }
+                edits.append(.replaceFields(updated, fields))
             }
-            members[index] = .object(existing)
             summary.updated += 1
-            if wasRemoved { summary.restored += 1 }
+            if existing.isRemoved { summary.restored += 1 }
         }
-        for (uid, index) in indexByUID.sorted(by: { $0.value < $1.value }) where !importedUIDs.contains(uid) {
-            guard case .object(var existing) = members[index], existing["removed"] != .bool(true) else { continue }
-            existing["removed"] = .bool(true)
-            members[index] = .object(existing)
+        for member in graph.members where !member.isRemoved {
+            guard let uid = member.contact?.uid, memberByUID[uid]?.id == member.id, !importedUIDs.contains(uid) else { continue }
+            edits.append(.setRemoved(member.id, true))
             summary.removed += 1
         }
 
-        report += mergeUnions(imported.document.unions, idMap: idMap, into: &unions)
-        fields["members"] = .array(members)
-        fields["unions"] = .array(unions)
-        return (.object(fields), summary, report)
+        let report = mergeUnions(imported.document.unions, idMap: idMap, graph: graph, into: &edits)
+        var merged = tree
+        try merged.apply(edits)
+        return (merged, summary, report)
     }
 
-    private static func array(_ key: String, in fields: [String: JSONValue]) throws(FamilyTreeError) -> [JSONValue] {
-        switch fields[key] {
-        case .array(let elements)?: return elements
-        case nil, .null?: return []
-        case let other?:
-            throw .invalidTree(file: nil, [TreeProblem(.invalidField, "expected an array, found \(other.kindDescription)", at: TreeLocation(path: key))])
-        }
+    /// `root` (a tree.json object) with the contacts merged in; see `merge(_:into:)` for a `TreeFile`.
+    public static func merge(_ imported: ContactsImport, into root: JSONValue) throws(FamilyTreeError) -> (root: JSONValue, summary: ContactsMergeSummary, report: [ContactsReportEntry]) {
+        let merged = try merge(imported, into: try TreeFile(root: root))
+        return (merged.tree.root, merged.summary, merged.report)
     }
 
-    /// The id of a child entry: an id string, or `{"id": ...}`.
-    private static func childID(_ entry: JSONValue) -> String? { entry.stringValue ?? entry["id"]?.stringValue }
-
-    /// Adds the imported unions: a union the tree already has (same id) gets the new partners,
-    /// marriage date and children; a child the contacts place in another `contacts:` union moves
-    /// there; a child the tree places in a union of its own stays, and is reported.
-    private static func mergeUnions(_ imported: [Union], idMap: [String: String], into unions: inout [JSONValue]) -> [ContactsReportEntry] {
+    /// The edits that add the imported unions: a union the tree already has (same id) gets the new
+    /// partners, marriage date and children; a child the contacts place in another `contacts:`
+    /// union moves there; a child the tree places in a union of its own stays, and is reported.
+    private static func mergeUnions(_ imported: [Union], idMap: [Member.ID: Member.ID], graph: FamilyGraph, into edits: inout [TreeEdit]) -> [ContactsReportEntry] {
         var report: [ContactsReportEntry] = []
-        func isOwn(_ union: JSONValue) -> Bool { union["id"]?.stringValue?.hasPrefix(ContactsImport.unionPrefix) ?? false }
-        // Looked up once, kept current below: which union has each id, and which union holds each child.
-        var positionOfID: [String: Int] = [:]
-        var holderOfChild: [String: Int] = [:]
-        for (position, union) in unions.enumerated() {
-            if let id = union["id"]?.stringValue, positionOfID[id] == nil { positionOfID[id] = position }
-            for child in union["children"]?.arrayValue ?? [] { if let id = childID(child), holderOfChild[id] == nil { holderOfChild[id] = position } }
+        func isOwn(_ id: Union.ID) -> Bool { id.hasPrefix(ContactsImport.unionPrefix) }
+        // The unions as the edits leave them: children and partner counts, and who holds each child.
+        var children: [Union.ID: [Member.ID]] = [:]
+        var partnerCount: [Union.ID: Int] = [:]
+        var holderOfChild: [Member.ID: Union.ID] = [:]
+        var order: [Union.ID] = []
+        for union in graph.unions where children[union.id] == nil {
+            order.append(union.id)
+            children[union.id] = union.children.map(\.member)
+            partnerCount[union.id] = union.partners.count
+            for child in union.children where holderOfChild[child.member] == nil { holderOfChild[child.member] = union.id }
         }
         for original in imported {
-            var union = original
-            union.partners = union.partners.map { idMap[$0] ?? $0 }
-            union.children = union.children.map { ChildLink(idMap[$0.member] ?? $0.member, kind: $0.kind) }
-            union.id = ContactsImport.unionPrefix + union.partners.sorted().joined(separator: "+")
-            let target = positionOfID[union.id]
+            let partners = original.partners.map { idMap[$0] ?? $0 }
+            let id = ContactsImport.unionPrefix + partners.sorted().joined(separator: "+")
+            let exists = children[id] != nil
             var newChildren: [ChildLink] = []
-            for child in union.children {
-                let holder = holderOfChild[child.member]
-                if let holder, holder == target { continue }
-                if let holder, !isOwn(unions[holder]) {
+            for link in original.children {
+                let child = idMap[link.member] ?? link.member
+                let holder = holderOfChild[child]
+                if let holder, holder == id { continue }
+                if let holder, !isOwn(holder) {
                     report.append(ContactsReportEntry(
-                        kind: .conflict, line: 0, card: child.member,
-                        message: "the contacts name other parents than the tree's union \(unions[holder]["id"]?.stringValue ?? "?"): the tree's are kept"
+                        kind: .conflict, line: 0, card: child,
+                        message: "the contacts name other parents than the tree's union \(holder): the tree's are kept"
                     ))
                     continue
                 }
-                if let holder, case .object(var fields) = unions[holder] {
-                    fields["children"] = .array((fields["children"]?.arrayValue ?? []).filter { childID($0) != child.member })
-                    unions[holder] = .object(fields)
+                if let holder {
+                    edits.append(.removeChild(child, union: holder))
+                    children[holder]?.removeAll { $0 == child }
                 }
-                newChildren.append(child)
+                newChildren.append(ChildLink(child, kind: link.kind))
+                holderOfChild[child] = id
             }
-            let position = target ?? unions.count
-            for child in newChildren { holderOfChild[child.member] = position }
-            if let position = target, case .object(var fields) = unions[position] {
-                fields["partners"] = .array(union.partners.map(JSONValue.string))
-                fields["children"] = .array((fields["children"]?.arrayValue ?? []) + newChildren.map(\.jsonValue))
-                if let marriage = union.marriage { fields["marriage"] = .string(marriage.description) }
-                unions[position] = .object(fields)
+            if exists {
+                edits.append(.editUnion(id, partners: partners, marriage: original.marriage.map { .set($0) }))
+                for child in newChildren { edits.append(.addChild(child.member, union: id, kind: child.kind)) }
             } else {
-                union.children = newChildren
-                positionOfID[union.id] = unions.count
-                unions.append(union.jsonValue)
+                edits.append(.addUnion(Union(id: id, partners: partners, marriage: original.marriage, children: newChildren)))
+                order.append(id)
             }
+            children[id, default: []] += newChildren.map(\.member)
+            partnerCount[id] = partners.count
         }
         // A union of the contacts' left with neither children nor a couple says nothing.
-        unions.removeAll { union in
-            isOwn(union) && (union["children"]?.arrayValue ?? []).isEmpty && (union["partners"]?.arrayValue ?? []).count < 2
+        for id in order where isOwn(id) && children[id]?.isEmpty != false && partnerCount[id, default: 0] < 2 {
+            edits.append(.deleteUnion(id))
         }
         return report
     }

@@ -47,8 +47,11 @@ public final class PostgresDocumentStore: DocumentStore {
     }
 
     deinit {
-        // Nothing to wait for: the event loop closes the socket.
-        if !connection.isClosed { connection.close().whenComplete { _ in } }
+        // Nothing to wait for: the event loop closes the socket. The connection must outlive its
+        // close (postgres-nio asserts that a connection is closed before it goes).
+        guard !connection.isClosed else { return }
+        let connection = connection
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     public func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {

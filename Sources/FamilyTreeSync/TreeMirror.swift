@@ -19,7 +19,10 @@ public enum TreeMirror {
         return documents
     }
 
-    private static let fields: [(String, SyncCollection)] = [("members", .familyTree), ("unions", .unions), ("crossBloodlineConnections", .crossBloodlineConnections)]
+    private static let fields: [(String, SyncCollection)] = [
+        (TreeRecordList.members.rawValue, .familyTree), (TreeRecordList.unions.rawValue, .unions),
+        (TreeRecordList.crossBloodlineConnections.rawValue, .crossBloodlineConnections),
+    ]
 
     private static func identifier(of record: JSONValue) -> String? {
         switch record["id"] {
@@ -46,53 +49,7 @@ public enum TreeMirror {
             }
             lists[key.collection, default: []].append(record)
         }
-        return .object([
-            "members": .array(lists[.familyTree] ?? []),
-            "unions": .array(lists[.unions] ?? []),
-            "crossBloodlineConnections": .array(lists[.crossBloodlineConnections] ?? []),
-        ])
-    }
-
-    /// The tree without references a merge left pointing at members no longer in it (another
-    /// device deleted them): unions lose those partners and children (and go when no partner is
-    /// left), connections to them go. Each repair is described, for the user.
-    public static func droppingDanglingReferences(_ tree: JSONValue) -> (tree: JSONValue, repairs: [String]) {
-        guard case .object(var root) = tree else { return (tree, []) }
-        let members = Set((root["members"]?.arrayValue ?? []).compactMap(identifier(of:)))
-        func reference(_ value: JSONValue) -> String? {
-            value.stringValue ?? (value["id"]?.stringValue) ?? (value["member"]?.stringValue)
-        }
-        var repairs: [String] = []
-        var unions: [JSONValue] = []
-        for union in root["unions"]?.arrayValue ?? [] {
-            guard case .object(var fields) = union else { unions.append(union); continue }
-            let id = identifier(of: union) ?? "?"
-            var missing: [String] = []
-            for field in ["partners", "children"] {
-                guard let list = fields[field]?.arrayValue else { continue }
-                let kept = list.filter { entry in
-                    guard let member = reference(entry), !members.contains(member) else { return true }
-                    missing.append(member)
-                    return false
-                }
-                fields[field] = .array(kept)
-            }
-            guard !missing.isEmpty else { unions.append(union); continue }
-            if fields["partners"]?.arrayValue?.isEmpty ?? true {
-                repairs.append("union \(id) named only members no longer in the tree (\(missing.joined(separator: ", "))); left out")
-            } else {
-                repairs.append("union \(id) named members no longer in the tree: \(missing.joined(separator: ", ")); they are left out of it")
-                unions.append(.object(fields))
-            }
-        }
-        root["unions"] = .array(unions)
-        root["crossBloodlineConnections"] = .array((root["crossBloodlineConnections"]?.arrayValue ?? []).filter { connection in
-            let ends = [connection["fromChild"]?.stringValue, connection["toNewParent"]?.stringValue]
-            guard ends.contains(where: { $0.map { !members.contains($0) } ?? false }) else { return true }
-            repairs.append("cross-bloodline connection \(identifier(of: connection) ?? "?") points at a member no longer in the tree; left out")
-            return false
-        })
-        return (.object(root), repairs)
+        return .object(Dictionary(uniqueKeysWithValues: fields.map { field, collection in (field, .array(lists[collection] ?? [])) }))
     }
 }
 

@@ -79,17 +79,7 @@ struct ImportCommand: ParsableCommand {
 extension ImportCommand {
     private func importContacts(_ bytes: [UInt8], name: String) throws {
         let imported = ContactsImport(bytes: bytes)
-        let base: JSONValue
-        if let into {
-            let existing = try TreeFiles.read(into)
-            do {
-                base = try JSONParser.parse(existing).root
-            } catch {
-                throw FamilyTreeError.malformedJSON(file: into, error)
-            }
-        } else {
-            base = TreeFile.empty().root
-        }
+        let base = try into.map { path throws in try TreeFile(json: try TreeFiles.read(path), file: path) } ?? TreeFile.empty(file: name)
         let merged = try ContactsMerge.merge(imported, into: base)
         let report = imported.report + merged.report
         if self.report || strict {
@@ -100,9 +90,8 @@ extension ImportCommand {
             let count = imported.warnings.count + report.count
             throw CLIError.fileAccess(path: name, reason: "\(count) warning\(count == 1 ? "" : "s") and --strict: nothing written")
         }
-        // The merged tree must still be a valid tree before it replaces anything.
-        let tree = try TreeFile(root: merged.root, file: into ?? name)
-        try TreeFiles.write(tree.text, to: output ?? into ?? "-")
+        // The edits were validated together: the merged tree is a valid tree.
+        try TreeFiles.write(merged.tree.text, to: output ?? into ?? "-")
         let toCheck = report.isEmpty ? "" : "; relations: \(ContactsReportEntry.counts(of: report))\(self.report ? "" : " (--report lists them)")"
         Console.error("imported \(imported.cardCount) card\(imported.cardCount == 1 ? "" : "s") from \(name): \(merged.summary)\(toCheck)")
     }

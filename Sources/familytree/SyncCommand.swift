@@ -116,7 +116,7 @@ enum SyncTree {
     /// Writes the tree the documents make, without references a merge left pointing at nobody
     /// (each repair reported). Documents that make no valid tree are an error and nothing is written.
     static func write(_ documents: [DocumentKey: String], to path: String) throws {
-        let (tree, repairs) = TreeMirror.droppingDanglingReferences(try TreeMirror.tree(from: documents))
+        let (tree, repairs) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
         for repair in repairs { Console.error("familytree: sync: \(repair)") }
         let file: TreeFile
         do {

@@ -99,4 +99,75 @@ import Testing
         #expect(tree.graph.member("h")?.birthPhrase == nil)
         #expect(tree.graph.member("h")?.birthday == PartialDate("1889-09-30"))
     }
+
+    @Test func replacingFieldsWritesOnlyTheNamedOnesAndKeepsTheRest() throws {
+        var tree = try file()
+        var card = Member(id: "a", firstName: "Anna", lastName: "Berg")
+        card.notes = "from a card"
+        try tree.apply(.replaceFields(card, [.firstName, .lastName, .birthday, .notes]))
+        let ann = try #require(rawMembers(tree)["a"])
+        #expect(ann["firstName"] == .string("Anna") && ann["lastName"] == .string("Berg") && ann["notes"] == .string("from a card"))
+        // A named field the new value lacks is removed; a field not named is kept as written.
+        #expect(ann["birthday"] == nil)
+        #expect(ann["x-rating"] == .number("1e3") && ann["tags"] != nil)
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.replaceFields(Member(id: "nobody", firstName: "N"), [.firstName])) }
+    }
+
+    @Test func unionsAreAddedEditedEmptiedAndDeleted() throws {
+        var tree = TreeFile.empty()
+        try tree.apply(
+            .addMember(Member(id: "p", firstName: "Pa")), .addMember(Member(id: "m", firstName: "Ma")), .addMember(Member(id: "k", firstName: "Kid")),
+            .addUnion(Union(id: "solo", partners: ["p"], children: [ChildLink("k", kind: .adopted)]))
+        )
+        #expect(tree.graph.unions.map(\.id) == ["solo"])
+        try tree.apply(.editUnion("solo", partners: ["p", "m"], marriage: .set(PartialDate("1970")!)))
+        #expect(tree.graph.unions[0].partners == ["p", "m"] && tree.graph.unions[0].marriage == PartialDate("1970"))
+        try tree.apply(.removeChild("k", union: "solo"))
+        #expect(tree.graph.unions[0].children.isEmpty)
+        #expect(tree.graph.member("k") != nil, "the child stays in the tree")
+        try tree.apply(.deleteUnion("solo"))
+        #expect(tree.graph.unions.isEmpty && tree.graph.members.count == 3)
+        // Refused: a union id taken, a partner who is nobody, three partners, a union that is not there.
+        try tree.apply(.addUnion(Union(id: "u", partners: ["p"])))
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.addUnion(Union(id: "u", partners: ["m"]))) }
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.addUnion(Union(id: "v", partners: ["ghost"]))) }
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.editUnion("u", partners: ["p", "m", "k"])) }
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.deleteUnion("missing")) }
+    }
+
+    /// A batch checks ids against the records and validates once, so thousands of edits (a
+    /// contacts import) stay linear; the edits later in a batch see the members added before them.
+    @Test func aLargeBatchSeesItsOwnEditsAndIsValidatedOnce() throws {
+        var tree = TreeFile.empty()
+        var edits: [TreeEdit] = []
+        for index in 0..<3_000 {
+            edits.append(.addMember(Member(id: "m\(index)", firstName: "M\(index)")))
+            edits.append(.editMember("m\(index)", MemberChanges(nickname: .set("n\(index)"))))
+            if index > 0, index.isMultiple(of: 2) {
+                edits.append(.addUnion(Union(id: "u\(index)", partners: ["m\(index - 1)"], children: [ChildLink("m\(index)")])))
+            }
+        }
+        try tree.apply(edits)
+        #expect(tree.graph.members.count == 3_000 && tree.graph.unions.count == 1_499)
+        #expect(tree.graph.member("m2999")?.nickname == "n2999")
+        // A problem anywhere in a batch refuses the whole batch.
+        let before = tree.root
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.addMember(Member(id: "new", firstName: "N")), .addMember(Member(id: "new", firstName: "Again"))) }
+        #expect(tree.root == before)
+    }
+
+    @Test func danglingReferencesAreDroppedAndEachRepairIsNamed() throws {
+        let root = try JSONParser.parse(#"""
+        {"members": [{"id": "a", "firstName": "A"}, {"id": "b", "firstName": "B"}],
+         "unions": [{"id": "ab", "partners": ["a", "gone"], "children": ["b", {"id": "lost"}]}, {"id": "x", "partners": ["gone"]}],
+         "crossBloodlineConnections": [{"id": "c", "fromChild": "b", "toNewParent": "gone"}]}
+        """#).root
+        let (repaired, repairs) = TreeFile.droppingDanglingReferences(root)
+        #expect(repairs.count == 3)
+        #expect(repairs.contains { $0.contains("union ab") && $0.contains("gone, lost") })
+        let tree = try TreeFile(root: repaired)
+        #expect(tree.graph.unions.map(\.id) == ["ab"])
+        #expect(tree.graph.unions[0].partners == ["a"] && tree.graph.unions[0].children.map(\.member) == ["b"])
+        #expect(tree.graph.crossBloodlineConnections.isEmpty)
+    }
 }

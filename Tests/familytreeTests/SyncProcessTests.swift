@@ -38,12 +38,15 @@ import TestSupport
         let local = try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: tree)))).root)
         #expect(local.count > 100_000)
 
-        let push = try startPush(tree: tree, store: store)
-        // Wait until some batches are in the store, then kill -9 in the middle of the push.
         let reader = try SQLiteDocumentStore(path: storePath)
+        let push = try startPush(tree: tree, store: store)
+        // Wait until some batches are in the store (its write-ahead log passes 2 MB), then kill -9 in
+        // the middle of the push. The wait blocks this thread on purpose: a task sleeping on the
+        // cooperative pool can wake too late while other tests keep the pool's threads busy.
         let deadline = Date().addingTimeInterval(60)
-        while push.isRunning, Date() < deadline, try await reader.pull(user: "alice", after: 2_000, limit: 1).isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
+        let log = storePath + "-wal"
+        while push.isRunning, Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0) < 2_000_000 {
+            usleep(20_000)
         }
         // Meanwhile a second sync of the same user on this device is refused by the lock.
         let second = try sync(["push", tree, "--user", "alice", "--store", store])

@@ -19,6 +19,27 @@ public enum TreeEdit: Sendable, Hashable {
     /// which takes the member out of them too (a union left with no partner goes, and so does a
     /// single parent's union whose only child this was).
     case deleteMember(Member.ID, withReferences: Bool = false)
+    /// Writes the listed fields of an existing member as `member` has them (a field `member` lacks
+    /// is removed); the member's other fields, known or not, stay as they are. `member.id` names
+    /// the record.
+    case replaceFields(Member, Set<MemberField>)
+    /// Adds a union record; its partners and children must be members.
+    case addUnion(Union)
+    /// Sets a union's partners (one or two members) and, when given, changes its marriage date.
+    case editUnion(Union.ID, partners: [Member.ID], marriage: FieldChange<PartialDate>? = nil)
+    /// Takes a child out of a union's children (the child stays in the tree).
+    case removeChild(Member.ID, union: Union.ID)
+    /// Deletes a union record; its partners and children stay in the tree.
+    case deleteUnion(Union.ID)
+}
+
+/// A member's fields as tree.json names them.
+public enum MemberField: String, Sendable, Hashable, CaseIterable {
+    case firstName, middleName, lastName, nickname, sex, birthday, birthPhrase, deathDate, deathPhrase
+    case sortDate, photo, notes, color, contact
+    /// The soft-delete flag (`removed`).
+    case removed
+    case isTopOfBloodline, isMarriedIntoFamily
 }
 
 /// A field change: a new value, or the field removed.
@@ -95,16 +116,29 @@ extension TreeEdit {
         func refuse(_ message: String, ids: [String]) -> FamilyTreeError {
             .invalidTree(file: file, [TreeProblem(.invalidField, message, ids: ids)])
         }
-        func member(_ id: Member.ID) throws(FamilyTreeError) -> Int {
-            guard let index = graph.index(of: id) else { throw .invalidTree(file: file, [TreeProblem(.unknownReference, "no member has the id \"\(id)\"", ids: [id])]) }
-            return index
+        // The graph is as of the last edit that needed it; members added since are in `tree`.
+        func member(_ id: Member.ID) throws(FamilyTreeError) {
+            guard graph.index(of: id) != nil || tree.index(ofRecord: id, in: "members") != nil else {
+                throw .invalidTree(file: file, [TreeProblem(.unknownReference, "no member has the id \"\(id)\"", ids: [id])])
+            }
+        }
+        func record(of id: Member.ID) throws(FamilyTreeError) -> Int {
+            try member(id)
+            guard let position = tree.index(ofRecord: id, in: "members") else { throw refuse("\"\(id)\" is nested inside another member's record; edit it in the file", ids: [id]) }
+            return position
+        }
+        func union(_ id: Union.ID) throws(FamilyTreeError) -> Int {
+            guard let position = tree.index(ofRecord: id, in: "unions") else {
+                throw .invalidTree(file: file, [TreeProblem(.unknownReference, "no union record has the id \"\(id)\"", ids: [id])])
+            }
+            return position
         }
         switch self {
         case .addMember(let new, let parents, let union, let kind):
-            guard graph.index(of: new.id) == nil else {
+            guard graph.index(of: new.id) == nil, tree.index(ofRecord: new.id, in: "members") == nil else {
                 throw .invalidTree(file: file, [TreeProblem(.duplicateID, "a member with the id \"\(new.id)\" is already in the tree", ids: [new.id])])
             }
-            for parent in parents { _ = try member(parent) }
+            for parent in parents { try member(parent) }
             tree.append(new.jsonValue, to: "members")
             if let union {
                 try Self.appendChild(new.id, to: union, kind: kind, in: &tree, graph: graph, file: file)
@@ -121,15 +155,13 @@ extension TreeEdit {
             }
 
         case .editMember(let id, let changes):
-            _ = try member(id)
-            guard let position = tree.index(ofRecord: id, in: "members") else { throw refuse("\"\(id)\" is nested inside another member's record; edit it in the file", ids: [id]) }
-            tree.update(position, in: "members") { fields in
+            tree.update(try record(of: id), in: "members") { fields in
                 for (key, value) in changes.fields { fields[key] = value }
             }
 
         case .marry(let first, let second, let date, let union):
-            _ = try member(first)
-            _ = try member(second)
+            try member(first)
+            try member(second)
             guard first != second else { throw refuse("\"\(first)\" cannot marry themselves", ids: [first]) }
             if let current = graph.unions.first(where: { Set($0.partners) == [first, second] && $0.divorce == nil && $0.divorcePhrase == nil }) {
                 throw refuse("\"\(first)\" and \"\(second)\" are already a couple (union \"\(current.id)\"); divorce them first to record a new marriage", ids: [first, second, current.id])
@@ -138,8 +170,8 @@ extension TreeEdit {
             tree.append(Union(id: id, partners: [first, second], marriage: date).jsonValue, to: "unions")
 
         case .divorce(let first, let second, let date):
-            _ = try member(first)
-            _ = try member(second)
+            try member(first)
+            try member(second)
             guard let current = graph.unions.last(where: { Set($0.partners) == [first, second] && $0.divorce == nil && $0.divorcePhrase == nil }) else {
                 throw refuse("\"\(first)\" and \"\(second)\" are not a married couple", ids: [first, second])
             }
@@ -152,22 +184,19 @@ extension TreeEdit {
             }
 
         case .addChild(let child, let union, let kind):
-            _ = try member(child)
+            try member(child)
             try Self.appendChild(child, to: union, kind: kind, in: &tree, graph: graph, file: file)
 
         case .link(let connection):
-            _ = try member(connection.fromChild)
-            _ = try member(connection.toNewParent)
+            try member(connection.fromChild)
+            try member(connection.toNewParent)
             tree.append(.object(["id": .string(connection.id), "fromChild": .string(connection.fromChild), "toNewParent": .string(connection.toNewParent)]), to: "crossBloodlineConnections")
 
         case .setRemoved(let id, let removed):
-            _ = try member(id)
-            guard let position = tree.index(ofRecord: id, in: "members") else { throw refuse("\"\(id)\" is nested inside another member's record; edit it in the file", ids: [id]) }
-            tree.update(position, in: "members") { fields in fields["removed"] = removed ? .bool(true) : nil }
+            tree.update(try record(of: id), in: "members") { fields in fields["removed"] = removed ? .bool(true) : nil }
 
         case .deleteMember(let id, let withReferences):
-            _ = try member(id)
-            guard let position = tree.index(ofRecord: id, in: "members") else { throw refuse("\"\(id)\" is nested inside another member's record; edit it in the file", ids: [id]) }
+            let position = try record(of: id)
             let references = graph.unions.filter { $0.partners.contains(id) || $0.children.contains { $0.member == id } }.map { "union \"\($0.id)\"" }
                 + graph.crossBloodlineConnections.filter { $0.fromChild == id || $0.toNewParent == id }.map { "cross-bloodline connection \"\($0.id)\"" }
             if !references.isEmpty, !withReferences {
@@ -175,6 +204,51 @@ extension TreeEdit {
             }
             tree.remove(position, from: "members")
             tree.removeReferences(to: id)
+
+        case .replaceFields(let new, let names):
+            guard case .object(let values) = new.jsonValue else { return }
+            tree.update(try record(of: new.id), in: "members") { fields in
+                for name in names { fields[name.rawValue] = values[name.rawValue] }
+            }
+
+        case .addUnion(let new):
+            guard tree.index(ofRecord: new.id, in: "unions") == nil, !graph.unions.contains(where: { $0.id == new.id }) else {
+                throw .invalidTree(file: file, [TreeProblem(.duplicateID, "a union with the id \"\(new.id)\" is already in the tree", ids: [new.id])])
+            }
+            for id in new.partners + new.children.map(\.member) { try member(id) }
+            tree.append(new.jsonValue, to: "unions")
+
+        case .editUnion(let id, let partners, let marriage):
+            guard (1...2).contains(partners.count), Set(partners).count == partners.count else { throw refuse("a union has one or two partners", ids: [id] + partners) }
+            for partner in partners { try member(partner) }
+            tree.update(try union(id), in: "unions") { fields in
+                fields["partners"] = .array(partners.map(JSONValue.string))
+                switch marriage {
+                case .set(let date)?: fields["marriage"] = .string(date.description)
+                case .clear?: fields["marriage"] = nil
+                case nil: break
+                }
+            }
+
+        case .removeChild(let child, let id):
+            tree.update(try union(id), in: "unions") { fields in
+                guard let children = fields["children"]?.arrayValue else { return }
+                fields["children"] = .array(children.filter { ($0.stringValue ?? $0["id"]?.stringValue) != child })
+            }
+
+        case .deleteUnion(let id):
+            tree.remove(try union(id), from: "unions")
+        }
+    }
+
+    /// Whether the edit's checks read unions or connections as the edits before it left them (the
+    /// graph is rebuilt first); the others check ids against the records directly, which keeps a
+    /// batch of thousands of edits linear.
+    var readsCurrentGraph: Bool {
+        switch self {
+        case .addMember(_, let parents, let union, _): !parents.isEmpty || union != nil
+        case .marry, .divorce, .deleteMember: true
+        case .editMember, .addChild, .link, .setRemoved, .replaceFields, .addUnion, .editUnion, .removeChild, .deleteUnion: false
         }
     }
 }
@@ -200,6 +274,8 @@ extension TreeEdit {
 /// The top-level arrays of a tree file, changed record by record.
 struct RawTree {
     private(set) var fields: [String: JSONValue]
+    /// Where each id's first record is, per array; made on first use, kept current by the changes.
+    private var positions: [String: [String: Int]] = [:]
 
     init(_ root: JSONValue, file: String?) throws(FamilyTreeError) {
         guard case .object(let fields) = root else {
@@ -212,37 +288,56 @@ struct RawTree {
 
     func records(_ key: String) -> [JSONValue] { fields[key]?.arrayValue ?? [] }
 
-    /// The position of the record whose `id` is `id` in the array `key`.
-    func index(ofRecord id: String, in key: String) -> Int? {
-        records(key).firstIndex { record in
-            switch record["id"] {
-            case .string(let value)?: value == id
-            case .number(let literal)?: literal == id
-            default: false
-            }
+    static func id(of record: JSONValue) -> String? {
+        switch record["id"] {
+        case .string(let value)?: value
+        case .number(let literal)?: literal
+        default: nil
         }
     }
 
+    /// The position of the first record whose `id` is `id` in the array `key`.
+    mutating func index(ofRecord id: String, in key: String) -> Int? {
+        if positions[key] == nil {
+            var map: [String: Int] = [:]
+            for (position, record) in records(key).enumerated() {
+                if let id = Self.id(of: record), map[id] == nil { map[id] = position }
+            }
+            positions[key] = map
+        }
+        return positions[key]![id]
+    }
+
+    /// Changes the array `key` in place (one copy of it, not one per record).
+    private mutating func modify(_ key: String, _ change: (inout [JSONValue]) -> Void) {
+        var list = records(key)
+        fields[key] = nil
+        change(&list)
+        fields[key] = .array(list)
+    }
+
     mutating func append(_ record: JSONValue, to key: String) {
-        fields[key] = .array(records(key) + [record])
+        let position = records(key).count
+        modify(key) { $0.append(record) }
+        if let id = Self.id(of: record), positions[key] != nil, positions[key]![id] == nil { positions[key]![id] = position }
     }
 
     mutating func update(_ position: Int, in key: String, _ change: (inout [String: JSONValue]) -> Void) {
-        var list = records(key)
-        guard case .object(var record) = list[position] else { return }
-        change(&record)
-        list[position] = .object(record)
-        fields[key] = .array(list)
+        modify(key) { list in
+            guard case .object(var record) = list[position] else { return }
+            list[position] = .null
+            change(&record)
+            list[position] = .object(record)
+        }
     }
 
     mutating func remove(_ position: Int, from key: String) {
-        var list = records(key)
-        list.remove(at: position)
-        fields[key] = .array(list)
+        modify(key) { $0.remove(at: position) }
+        positions[key] = nil
     }
 
     /// `base`, or `base-2`, `base-3`, ... when a record already has it.
-    func freeID(_ base: String, in key: String, taken: Set<String>) -> String {
+    mutating func freeID(_ base: String, in key: String, taken: Set<String>) -> String {
         var candidate = base
         var suffix = 2
         while taken.contains(candidate) || index(ofRecord: candidate, in: key) != nil {
@@ -254,6 +349,7 @@ struct RawTree {
 
     /// Takes `id` out of every union (partners, children), connection and seed-app link.
     mutating func removeReferences(to id: Member.ID) {
+        positions = [:]
         func names(_ value: JSONValue) -> Bool {
             value.stringValue == id || value["id"]?.stringValue == id
         }

@@ -2,8 +2,9 @@
 ///
 /// The file's JSON is the source of truth: fields familytree does not know, numbers as written,
 /// the seed app's `spouse` and `children` fields and key order aside, everything survives an
-/// edit. Each edit changes exactly the records it names, then the whole tree is validated again;
-/// a tree with any problem is refused and the file stays as it was.
+/// edit. Each edit changes exactly the records it names; a batch of edits is validated as a whole
+/// (edits later in the batch see the ones before them), and a tree with any problem is refused
+/// with every problem, the file staying as it was.
 ///
 /// ```swift
 /// var file = TreeFile.empty()
@@ -55,10 +56,15 @@ public struct TreeFile: Sendable {
     public mutating func apply(_ edits: [TreeEdit]) throws(FamilyTreeError) {
         var records = try RawTree(root, file: file)
         var current = graph
+        var isCurrent = true
         for edit in edits {
+            if !isCurrent, edit.readsCurrentGraph {
+                current = try FamilyGraph(document: TreeDocument(jsonValue: records.root), file: file)
+            }
             try edit.apply(to: &records, graph: current, file: file)
-            current = try FamilyGraph(document: TreeDocument(jsonValue: records.root), file: file)
+            isCurrent = false
         }
+        if !isCurrent { current = try FamilyGraph(document: TreeDocument(jsonValue: records.root), file: file) }
         root = records.root
         graph = current
     }

@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // Running Graphviz's `dot` for `stats --engine dot`.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
         // Rounding calls libm, which a program without Foundation does not link by itself on Linux.
@@ -70,6 +72,7 @@ let package = Package(
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         .executableTarget(
@@ -102,7 +105,7 @@ let package = Package(
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
-        .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeSyncTests", dependencies: [
             "FamilyTree", "FamilyTreeSync", "TestSupport",

@@ -3,6 +3,7 @@ import FamilyTree
 import FamilyTreeLayout
 import FamilyTreeRender
 import Foundation
+import Subprocess
 
 /// Which engine `stats` measures.
 enum StatsEngine: String, ExpressibleByArgument, CaseIterable {
@@ -13,7 +14,7 @@ enum StatsEngine: String, ExpressibleByArgument, CaseIterable {
     case graphviz
 }
 
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Print layout-quality metrics of a tree's layout.",
@@ -44,7 +45,7 @@ struct StatsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let graph = try TreeFiles.loadGraph(tree)
         let labeler = Labeler()
         let metrics: LayoutMetrics
@@ -52,7 +53,7 @@ struct StatsCommand: ParsableCommand {
         case .familytree:
             metrics = LayoutMetrics.measure(LayeredLayout(labeler: labeler).place(graph), of: graph)
         case .dot:
-            let plain = try ExternalTool.run("dot", ["-Tplain"], input: DOTWriter(labeler: labeler).structure(graph))
+            let plain = try await ExternalTool.run("dot", ["-Tplain"], input: DOTWriter(labeler: labeler).structure(graph))
             metrics = LayoutMetrics.measure(try GraphvizPlainReader.drawing(fromPlain: plain, of: graph), of: graph)
         case .graphviz:
             metrics = LayoutMetrics.measure(try GraphvizSupport.place(graph, labeler: labeler, direction: .topDown), of: graph)
@@ -86,33 +87,28 @@ extension LayoutMetrics {
     }
 }
 
-/// Runs another program, feeding `input` and returning its standard output.
+/// Runs another program, feeding `input` and returning its standard output (swift-subprocess
+/// drains both outputs while it writes the input, so a large tree cannot deadlock on a full pipe).
 enum ExternalTool {
-    static func run(_ tool: String, _ arguments: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+    /// At most this much of the program's output is kept: a layout of a million people fits.
+    static let outputLimit = 1 << 30
+
+    static func run(_ tool: String, _ arguments: [String], input: String) async throws -> String {
+        let status: TerminationStatus
+        let output: String?
+        let errors: String?
         do {
-            try process.run()
+            let result = try await Subprocess.run(
+                .name(tool), arguments: Arguments(arguments), input: .string(input),
+                output: .string(limit: outputLimit), error: .string(limit: 64 * 1024)
+            )
+            (status, output, errors) = (result.terminationStatus, result.standardOutput, result.standardError)
         } catch {
-            throw CLIError.fileAccess(path: tool, reason: "cannot be run (\(error.localizedDescription))")
+            throw CLIError.fileAccess(path: tool, reason: "cannot be run (\(error))")
         }
-        // Write on another thread so a large input cannot deadlock against a full output pipe.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
+        guard case .exited(0) = status else {
+            throw CLIError.fileAccess(path: tool, reason: "failed (\(status)): \((errors ?? "").prefix(500))")
         }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError.fileAccess(path: tool, reason: "failed with status \(process.terminationStatus): \(errors.prefix(500))")
-        }
-        return String(decoding: output, as: UTF8.self)
+        return output ?? ""
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import FamilyTree
 @testable import FamilyTreeGEDCOM
@@ -50,17 +51,9 @@ import FamilyTree
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-\(UUID().uuidString).ged")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.reader, file.path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(problems)")
+        let result = try ChildProcess.run("python3", ["-c", Self.reader, file.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let data = Data(result.stdout.utf8)
         let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         let xrefs = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").enumerated().compactMap { _, line -> (String, String)? in
             line.hasPrefix("0 @I") ? (String(line.dropFirst(2).prefix { $0 != " " }), "") : nil

@@ -182,24 +182,22 @@ public final class PostgresDocumentStore: DocumentStore {
 }
 
 extension PostgresConnection {
-    /// Runs a query and collects its rows, awaiting the server without holding a thread. A server
-    /// that says nothing for `timeout` has the connection closed under it, which fails the query
-    /// (a query on a closed connection would never be answered).
-    func rows(_ query: PostgresQuery, logger: Logger, timeout: Duration = .seconds(30)) async throws -> [PostgresRow] {
+    /// Runs a query and collects its rows on the connection's event loop, awaiting them without
+    /// holding a thread. A server that says nothing for `timeout` has the connection closed under
+    /// it, which fails the query (a query on a closed connection would never be answered).
+    func rows(_ query: PostgresQuery, logger: Logger, timeout: TimeAmount = .seconds(30)) async throws -> [PostgresRow] {
         guard !isClosed else { throw SyncError.store("the connection to the server is closed") }
+        let result: EventLoopFuture<PostgresQueryResult> = self.query(query, logger: logger)
         let timedOut = NIOLockedValueBox(false)
-        let watchdog = Task { [self] in
-            try await Task.sleep(for: timeout)
+        let watchdog = result.eventLoop.scheduleTask(in: timeout) { [self] in
             timedOut.withLockedValue { $0 = true }
-            try? await close()
+            close().whenComplete { _ in }
         }
         defer { watchdog.cancel() }
         do {
-            var rows: [PostgresRow] = []
-            for try await row in try await self.query(query, logger: logger) { rows.append(row) }
-            return rows
+            return try await result.get().rows
         } catch where timedOut.withLockedValue({ $0 }) {
-            throw SyncError.store("no answer from the server in \(timeout.components.seconds) s")
+            throw SyncError.store("no answer from the server in \(timeout.nanoseconds / 1_000_000_000) s")
         }
     }
 

@@ -4,18 +4,23 @@ import FamilyTree
 public struct BirthdayEntry: Sendable, Hashable {
     /// The member's position in `FamilyGraph.members`.
     public let member: Int
+    /// Whose birthday it is.
     public let memberID: Member.ID
     /// The nickname if there is one, otherwise the full name (seed 000).
     public let name: String
+    /// The birthday as recorded (possibly without a year).
     public let birthday: PartialDate
+    /// The day it comes back each year.
     public let yearly: YearlyDate
     /// The next birthday on or after today, as a day number.
     public let nextBirthday: Int
+    /// Days until the next one, and the age then when the year is known.
     public let countdown: Countdown
     /// The age today, or the age at death for the deceased; nil when the birth year is unknown.
     public let age: Age?
     /// The age reached on the next birthday (living members with a known birth year).
     public let turning: Age?
+    /// Whether the person has died (the day is a remembrance).
     public let isDeceased: Bool
 }
 
@@ -33,6 +38,7 @@ public enum BirthdaySort: String, Sendable, CaseIterable {
 
 /// Everybody's birthdays on a given day: ages, countdowns and orders.
 public struct BirthdayList: Sendable {
+    /// The birthdays, soonest first.
     public let entries: [BirthdayEntry]
 
     /// The members of `graph` whose birthday has a month and a day, as of `today` (a day number:

@@ -2,11 +2,14 @@ import FamilyTree
 
 /// Something to celebrate on a day: a birthday or a wedding anniversary.
 public struct CalendarEvent: Sendable, Hashable {
+    /// What a calendar event marks.
     public enum Kind: String, Sendable, Hashable {
         case birthday, anniversary
     }
 
+    /// What the event marks.
     public let kind: Kind
+    /// The day of the month it falls on.
     public let dayNumber: Int
     /// Who: the member's short name, or "Karl & Siobhán".
     public let names: String
@@ -26,16 +29,23 @@ public struct CalendarEvent: Sendable, Hashable {
 public struct FamilyEvents: Sendable {
     /// A yearly date and what it celebrates.
     public struct Source: Sendable, Hashable {
+        /// What the event marks.
         public let kind: CalendarEvent.Kind
+        /// The day it comes back each year.
         public let yearly: YearlyDate
         /// The original date (its year, when known, gives the age or the years married).
         public let date: PartialDate
+        /// The short names shown in a calendar cell.
         public let names: String
+        /// The full names, for the event's description.
         public let fullNames: String
+        /// A stable id of the member or union the event comes from (the .ics UID is made from it).
         public let sourceID: String
     }
 
+    /// The birthdays and weddings the events come from.
     public let sources: [Source]
+    /// Where 29 February falls in a year without it.
     public let leapDay: LeapDayRule
 
     /// Birthdays of the living (of everyone with `includeDeceased`) and anniversaries of unions

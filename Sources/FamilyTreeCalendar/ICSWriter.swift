@@ -7,8 +7,10 @@ import FamilyTree
 /// duplicating them. February 29 recurs on the last day of February (`feb28`) or on the 60th day of
 /// the year (`mar1`: March 1 in common years), so calendar programs keep it without help.
 public struct ICSWriter: Sendable {
+    /// The calendar's name (`X-WR-CALNAME`).
     public var calendarName: String
 
+    /// A writer for a calendar named `calendarName`.
     public init(calendarName: String = "Family birthdays") {
         self.calendarName = calendarName
     }

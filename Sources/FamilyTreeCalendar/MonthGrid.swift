@@ -26,20 +26,26 @@ public enum Weekday: Int, Sendable, Hashable, CaseIterable {
 
 /// One month as the grid of a wall calendar: whole weeks, padded with days of the months around it.
 public struct MonthGrid: Sendable, Hashable {
+    /// One day of the month in the grid.
     public struct Day: Sendable, Hashable {
         /// The day number (see `CalendarDate.dayNumber`).
         public let dayNumber: Int
+        /// The day of the month, from 1.
         public let dayOfMonth: Int
         /// Whether the day belongs to the previous or next month (drawn dimmed).
         public let isPadding: Bool
     }
 
+    /// The year shown.
     public let year: Int
+    /// The month shown, 1 to 12.
     public let month: Int
+    /// The weekday each row starts on.
     public let firstWeekday: Weekday
     /// Weeks of seven days, first weekday first.
     public let weeks: [[Day]]
 
+    /// The grid of `month` in `year`, rows starting on `firstWeekday`.
     public init(year: Int, month: Int, firstWeekday: Weekday) {
         self.year = year
         self.month = month
@@ -66,5 +72,6 @@ public struct MonthGrid: Sendable, Hashable {
     /// "December 2026".
     public var title: String { "\(MonthGrid.monthNames[month - 1]) \(year)" }
 
+    /// The months' English names, January first.
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 }

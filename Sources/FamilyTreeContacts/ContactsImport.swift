@@ -2,6 +2,7 @@ import FamilyTree
 
 /// Something the import could not place as the cards say, for `familytree import --report`.
 public struct ContactsReportEntry: Sendable, Hashable, CustomStringConvertible {
+    /// What a report entry is about.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A related name or URI that matches no card.
         case unmatched
@@ -17,11 +18,13 @@ public struct ContactsReportEntry: Sendable, Hashable, CustomStringConvertible {
         case duplicate
     }
 
+    /// What the entry is about.
     public var kind: Kind
     /// The line of the card (or of the relation on it).
     public var line: Int
     /// The name on the card.
     public var card: String
+    /// The entry in words.
     public var message: String
 
     /// `line 12 (Jane Doe): unmatched: ...`; entries about the tree rather than a card have no line (0).
@@ -43,8 +46,11 @@ public struct ContactsReportEntry: Sendable, Hashable, CustomStringConvertible {
 public struct ContactsImport: Sendable {
     /// Members in card order and the unions the relations make (ids start `contacts:`).
     public var document: TreeDocument
+    /// Relations that could not be drawn, card by card.
     public var report: [ContactsReportEntry]
+    /// Problems reading the cards (skipped lines, bad dates).
     public var warnings: [VCardWarning]
+    /// How many cards were read.
     public var cardCount: Int
     /// Members whose sex was read off a relative's label (`Mother`, `Son`) because their own card has none.
     public var membersWithHintedSex: Set<Member.ID>
@@ -59,6 +65,7 @@ public struct ContactsImport: Sendable {
         self.init(cards: cards, warnings: parser.warnings)
     }
 
+    /// The tree the cards make.
     public init(cards: [VCard], warnings: [VCardWarning] = []) {
         var builder = ContactsTreeBuilder(cards: cards)
         builder.build()

@@ -2,11 +2,13 @@ import FamilyTree
 
 /// What a re-import did, member by member.
 public struct ContactsMergeSummary: Sendable, Hashable, CustomStringConvertible {
+    /// Members added for new cards.
     public var added = 0
     /// Members whose card changed, restored ones included.
     public var updated = 0
     /// Members marked removed because their card is gone.
     public var removed = 0
+    /// Members whose card did not change.
     public var unchanged = 0
     /// Of `updated`, members that were removed and whose card came back.
     public var restored = 0

@@ -2,10 +2,12 @@
 public struct VCard: Sendable, Hashable {
     /// `2.1`, `3.0`, `4.0`, or `nil` when the card has no `VERSION`.
     public var version: String?
+    /// The card's properties in the order written.
     public var properties: [VCardProperty]
     /// The line of the card's `BEGIN:VCARD`.
     public var line: Int
 
+    /// A card of `version` with `properties`, starting on `line`.
     public init(version: String? = nil, properties: [VCardProperty] = [], line: Int = 1) {
         self.version = version
         self.properties = properties
@@ -42,6 +44,7 @@ public struct VCardProperty: Sendable, Hashable {
     /// The line the property starts on.
     public var line: Int
 
+    /// A property as read: its group, name, parameters and value (still escaped), and its line.
     public init(group: String? = nil, name: String, parameters: [VCardParameter] = [], rawValue: String, line: Int = 0) {
         self.group = group
         self.name = name
@@ -118,8 +121,10 @@ public struct VCardProperty: Sendable, Hashable {
 public struct VCardParameter: Sendable, Hashable {
     /// Upper case.
     public var name: String
+    /// The parameter's value, unquoted.
     public var value: String
 
+    /// A parameter `name=value`.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

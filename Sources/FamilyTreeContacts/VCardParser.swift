@@ -2,9 +2,12 @@ import FamilyTree
 
 /// Something in a vCard file that was skipped or read with a guess, with the line it is on.
 public struct VCardWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The line the warning is about.
     public var line: Int
+    /// The warning in words.
     public var message: String
 
+    /// A warning about `line`.
     public init(line: Int, _ message: String) {
         self.line = line
         self.message = message
@@ -18,8 +21,10 @@ public struct VCardWarning: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Never fails: what cannot be read costs a warning and is left out.
 public struct VCardParser {
+    /// What the parser skipped or could not read, in order.
     public private(set) var warnings: [VCardWarning] = []
 
+    /// A parser with no warnings yet.
     public init() {}
 
     /// Whether `bytes` start like a vCard file (`BEGIN:VCARD`, in any case, after blank lines or a byte-order mark).

@@ -7,21 +7,25 @@ import FamilyTree
 /// is kept in an `_FTID` extension, so an import gives the same ids back. Dates without a year are
 /// written as a date phrase. Cross-bloodline connections have no GEDCOM form and are not written.
 public struct GEDCOMExport: Sendable {
+    /// The GEDCOM version written.
     public enum Version: String, Sendable, CaseIterable {
         case v7 = "7.0"
         case v551 = "5.5.1"
     }
 
+    /// The version written.
     public var version: Version
     /// Members (and so their families) whose records carry `RESN privacy`: the living, in a
     /// file made with their details left out (`FamilyGraph.privatizingLiving`).
     public var privateMembers: Set<Member.ID>
 
+    /// An exporter for `version`; the members in `privateMembers` are marked `RESN PRIVACY`.
     public init(version: Version = .v7, privateMembers: Set<Member.ID> = []) {
         self.version = version
         self.privateMembers = privateMembers
     }
 
+    /// The GEDCOM text of `graph`, from the header to `0 TRLR`.
     public func write(_ graph: FamilyGraph) -> String {
         var lines: [String] = ["0 HEAD", "1 GEDC", "2 VERS \(version.rawValue)"]
         if version == .v551 { lines += ["2 FORM LINEAGE-LINKED", "1 CHAR UTF-8"] }

@@ -2,12 +2,16 @@ import FamilyTree
 
 /// Something the importer noticed and repaired or left out, with the line it concerns.
 public struct GEDCOMWarning: Sendable, Hashable, CustomStringConvertible {
+    /// What a warning is about.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case encoding, syntax, name, sex, date, reference, link, family, cycle
     }
 
+    /// What the warning is about.
     public var kind: Kind
+    /// The line it is about, when there is one.
     public var line: Int?
+    /// The warning in words.
     public var message: String
 
     public var description: String { line.map { "line \($0): \(message)" } ?? message }
@@ -28,12 +32,15 @@ public enum GEDCOMError: Error, Sendable, Hashable, CustomStringConvertible {
 public struct GEDCOMImport: Sendable {
     /// The people and families as a tree document (ids are the GEDCOM xrefs without `@`).
     public var document: TreeDocument
+    /// Everything read but not kept, and why.
     public var warnings: [GEDCOMWarning]
     /// The character encoding the file was read in.
     public var encoding: String
     /// `HEAD.GEDC.VERS`, when the file says.
     public var version: String?
+    /// How many people (INDI records) were imported.
     public var peopleCount: Int { document.members.count }
+    /// How many families (FAM records) were imported.
     public var familyCount: Int { document.unions.count }
 
     /// Reads GEDCOM 5.5.1, 7.0 or older files; never crashes on bad input. Links that disagree

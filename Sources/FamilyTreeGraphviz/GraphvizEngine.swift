@@ -11,9 +11,12 @@ import Glibc
 /// that `DOTWriter.structure` writes, and either reads the positions back into our `Layout` (so our
 /// renderers and metrics apply) or lets Graphviz render in any of its formats.
 public struct GraphvizEngine: LayoutEngine {
+    /// Sizes the boxes from their labels.
     public var labeler: Labeler
+    /// Top-down or left-right.
     public var direction: LayoutDirection
 
+    /// An engine labelling with `labeler`, drawing in `direction`.
     public init(labeler: Labeler = Labeler(), direction: LayoutDirection = .topDown) {
         self.labeler = labeler
         self.direction = direction

@@ -10,6 +10,7 @@ import FamilyTree
 public struct LayeredLayout: LayoutEngine {
     /// Spacing and sizing.
     public struct Options: Sendable {
+        /// Top-down (generations as rows) or left-right (as columns).
         public var direction: LayoutDirection
         /// Space between generations (between box edges).
         public var generationSpacing: Double
@@ -29,6 +30,7 @@ public struct LayeredLayout: LayoutEngine {
         /// The size of each member's box (width and height as drawn, whatever the direction).
         public var boxSize: @Sendable (Member) -> Size
 
+        /// Options with the given spacing and search effort.
         public init(
             direction: LayoutDirection = .topDown, generationSpacing: Double = 64, partnerSpacing: Double = 24,
             unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 4, balancingPasses: Int = 8, startingOrderBudget: Int = 3_000,
@@ -46,12 +48,15 @@ public struct LayeredLayout: LayoutEngine {
         }
     }
 
+    /// The spacing and search effort used.
     public var options: Options
 
+    /// A layout with `options`.
     public init(options: Options = Options()) {
         self.options = options
     }
 
+    /// Places every member and union of `graph`: deterministic, no two boxes overlapping.
     public func place(_ graph: FamilyGraph) -> Layout {
         let layering = Layering(graph: graph)
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)

@@ -2,9 +2,12 @@ import FamilyTree
 
 /// A point in layout coordinates: x grows to the right, y grows downward.
 public struct Point: Sendable, Hashable {
+    /// Horizontal position, growing to the right.
     public var x: Double
+    /// Vertical position, growing downwards.
     public var y: Double
 
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -13,9 +16,12 @@ public struct Point: Sendable, Hashable {
 
 /// The width and height of a box.
 public struct Size: Sendable, Hashable {
+    /// The horizontal extent.
     public var width: Double
+    /// The vertical extent.
     public var height: Double
 
+    /// A size of `width` by `height`.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -36,13 +42,18 @@ public struct Layout: Sendable, Hashable {
     public struct MemberBox: Sendable, Hashable {
         /// The member's position in `FamilyGraph.members`.
         public var member: Int
+        /// The box's left edge.
         public var x: Double
+        /// The box's top edge.
         public var y: Double
+        /// The box's width.
         public var width: Double
+        /// The box's height.
         public var height: Double
         /// The generation, 0 for the oldest drawn.
         public var layer: Int
 
+        /// The box of member index `member` at (`x`, `y`) in `layer`.
         public init(member: Int, x: Double, y: Double, width: Double, height: Double, layer: Int) {
             self.member = member
             self.x = x
@@ -52,6 +63,7 @@ public struct Layout: Sendable, Hashable {
             self.layer = layer
         }
 
+        /// The box's centre.
         public var center: Point { Point(x: x + width / 2, y: y + height / 2) }
     }
 
@@ -59,13 +71,16 @@ public struct Layout: Sendable, Hashable {
     public struct UnionPoint: Sendable, Hashable {
         /// The union's position in `FamilyGraph.unions`.
         public var union: Int
+        /// The point's horizontal position.
         public var x: Double
+        /// The point's vertical position.
         public var y: Double
         /// Member indices of the partners, left to right (top to bottom when left-right).
         public var partners: [Int]
         /// Member indices of the children drawn under this union, in drawn order.
         public var children: [Int]
 
+        /// The point of union index `union`, with its partners' and children's member indices.
         public init(union: Int, x: Double, y: Double, partners: [Int], children: [Int]) {
             self.union = union
             self.x = x
@@ -97,11 +112,16 @@ public struct Layout: Sendable, Hashable {
 
     /// A line as a polyline.
     public struct Edge: Sendable, Hashable {
+        /// What the line joins.
         public var kind: EdgeKind
+        /// Where the line starts.
         public var from: Endpoint
+        /// Where the line ends.
         public var to: Endpoint
+        /// The polyline's points, from start to end.
         public var points: [Point]
 
+        /// A line of `kind` from `from` to `to` through `points`.
         public init(kind: EdgeKind, from: Endpoint, to: Endpoint, points: [Point]) {
             self.kind = kind
             self.from = from
@@ -114,11 +134,15 @@ public struct Layout: Sendable, Hashable {
     public var boxes: [MemberBox]
     /// Union points indexed like `FamilyGraph.unions`.
     public var unions: [UnionPoint]
+    /// Every line drawn: partner to union, union to child, cross-bloodline.
     public var edges: [Edge]
     /// The extent of everything drawn, including the margin.
     public var width: Double
+    /// The drawing's height, margin included.
     public var height: Double
+    /// How many layers (generations, with the rows long lines need).
     public var layerCount: Int
+    /// Top-down or left-right.
     public var direction: LayoutDirection
     /// Member indices of each layer, in drawn order.
     public var layers: [[Int]]

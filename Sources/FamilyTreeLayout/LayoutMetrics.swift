@@ -6,10 +6,12 @@ import FamilyTree
 public struct FamilyDrawing: Sendable {
     /// Centre of each member's box, indexed like `FamilyGraph.members`.
     public var memberCentres: [Point]
+    /// Each member's box size, indexed like `FamilyGraph.members`.
     public var memberSizes: [Size]
     /// Each union's point, indexed like `FamilyGraph.unions`.
     public var unionPoints: [Point]
 
+    /// A drawing with the given member centres and sizes and union points.
     public init(memberCentres: [Point], memberSizes: [Size], unionPoints: [Point]) {
         self.memberCentres = memberCentres
         self.memberSizes = memberSizes
@@ -33,12 +35,17 @@ public struct FamilyDrawing: Sendable {
 /// gap whose order swaps, by inversion counting in O(S log S); segments that share an endpoint never
 /// count.
 public struct LayoutMetrics: Sendable, Hashable {
+    /// How many members are drawn.
     public var members: Int
+    /// How many distinct layers the nodes stand in.
     public var layers: Int
+    /// Pairs of edge segments that cross between two neighbouring layers.
     public var crossings: Int
     /// Sum of the straight edges' lengths.
     public var totalEdgeLength: Double
+    /// The drawing's width.
     public var width: Double
+    /// The drawing's height.
     public var height: Double
     /// Unions whose two partners are neighbours among the members of their layer, in percent.
     public var coupleAdjacencyPercent: Double

@@ -6,10 +6,12 @@ import FamilyTreeCalendar
 /// and wedding anniversaries (with the years married). No scripts; every name XML-escaped; a
 /// `prefers-color-scheme: dark` style like the tree's.
 public struct CalendarSVGRenderer: Sendable {
+    /// The weekday each row starts on.
     public var firstWeekday: Weekday
     /// Today as a day number, marked on the calendar; nil marks nothing.
     public var today: Int?
 
+    /// A renderer with rows starting on `firstWeekday`; `today` (a day number) is marked.
     public init(firstWeekday: Weekday = .monday, today: Int? = nil) {
         self.firstWeekday = firstWeekday
         self.today = today

@@ -8,10 +8,13 @@ public protocol RenderedOutput {
 
 /// Collects rendered bytes in memory.
 public struct CollectedOutput: RenderedOutput {
+    /// Everything written so far.
     public private(set) var bytes: [UInt8] = []
 
+    /// An empty buffer.
     public init() {}
 
+    /// Appends `chunk`.
     public mutating func write(_ chunk: ArraySlice<UInt8>) {
         bytes.append(contentsOf: chunk)
     }

@@ -3,8 +3,10 @@ import FamilyTreeLayout
 
 /// Writes Graphviz DOT: a structure graph for `dot` to lay out, or our layout with fixed positions.
 public struct DOTWriter: Sendable {
+    /// Writes each member's label.
     public var labeler: Labeler
 
+    /// A writer labelling with `labeler`.
     public init(labeler: Labeler = Labeler()) {
         self.labeler = labeler
     }

@@ -15,6 +15,7 @@ public enum LabelFormat: String, Sendable, Hashable, CaseIterable {
 
 /// Produces the lines of text for each member's box, and the box size that fits them.
 public struct Labeler: Sendable {
+    /// What a label says.
     public var format: LabelFormat
     /// The day ages are computed on, as a `CalendarDate` day number; required for `.nameAge`.
     public var today: Int?
@@ -23,8 +24,10 @@ public struct Labeler: Sendable {
 
     /// The widest a box may grow; longer lines are shortened with an ellipsis.
     public static let maximumWidth = 260.0
+    /// The narrowest box, in points.
     public static let minimumWidth = 120.0
 
+    /// A labeler in `format`; `today` (a day number) gives ages, `relations` the words for `.relation`.
     public init(format: LabelFormat = .nameYears, today: Int? = nil, relations: [Member.ID: String] = [:]) {
         self.format = format
         self.today = today

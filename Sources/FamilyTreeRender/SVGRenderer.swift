@@ -18,11 +18,14 @@ public struct SVGRenderer: Sendable {
         case auto
     }
 
+    /// Writes each member's label and sizes the boxes.
     public var labeler: Labeler
     /// A title for the whole drawing (accessibility); defaults to a count of members.
     public var title: String?
+    /// The colours: light, dark, or following the reader's system.
     public var theme: Theme
 
+    /// A renderer labelling with `labeler`, titled `title`, in `theme`.
     public init(labeler: Labeler = Labeler(), title: String? = nil, theme: Theme = .light) {
         self.labeler = labeler
         self.title = title

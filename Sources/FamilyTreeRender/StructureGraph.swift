@@ -10,30 +10,45 @@ import FamilyTreeLayout
 public struct StructureGraph: Sendable, Hashable {
     /// A name and its attributes, in a fixed order.
     public struct Node: Sendable, Hashable {
+        /// The node's DOT name (see `memberNodeName(id:)` and `unionNodeName(id:)`).
         public var name: String
+        /// The node's attributes, in the order written.
         public var attributes: [Attribute]
     }
 
+    /// A DOT edge.
     public struct Edge: Sendable, Hashable {
+        /// The name of the node the edge leaves.
         public var tail: String
+        /// The name of the node it enters.
         public var head: String
+        /// The edge's attributes, in the order written.
         public var attributes: [Attribute]
     }
 
+    /// A DOT attribute `name=value`; the value is quoted when written.
     public struct Attribute: Sendable, Hashable {
+        /// The attribute's name.
         public var name: String
+        /// The attribute's value, unquoted.
         public var value: String
 
+        /// The attribute `name=value`.
         public init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// Attributes of the whole graph (rank direction, separation).
     public var graphAttributes: [Attribute]
+    /// Attributes every node has unless it says otherwise.
     public var nodeDefaults: [Attribute]
+    /// Attributes every edge has unless it says otherwise.
     public var edgeDefaults: [Attribute]
+    /// The nodes: members, then union points.
     public var nodes: [Node]
+    /// The edges: partner to union, union to child, cross-bloodline.
     public var edges: [Edge]
     /// Groups of node names kept on one rank.
     public var sameRank: [[String]]
@@ -84,6 +99,7 @@ public struct StructureGraph: Sendable, Hashable {
         return name
     }
 
+    /// The structure of `graph`, labelled by `labeler`, ranked in `direction`.
     public init(_ graph: FamilyGraph, labeler: Labeler = Labeler(), direction: LayoutDirection = .topDown) {
         graphAttributes = [Attribute("rankdir", direction == .topDown ? "TB" : "LR"), Attribute("newrank", "true"),
                            Attribute("nodesep", "0.3"), Attribute("ranksep", "0.5")]

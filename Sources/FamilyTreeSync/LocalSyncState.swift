@@ -6,19 +6,27 @@ import GRDB
 public final class LocalSyncState: Sendable {
     private let queue: DatabaseQueue
 
+    /// What the store held of a document when this device last saw it.
     public struct Base: Sendable, Hashable {
+        /// The document's body then.
         public var body: String
+        /// The store's version then.
         public var version: Int64
+        /// Whether it was a tombstone.
         public var isDeleted: Bool
     }
 
     /// A conflict kept for the user (`familytree sync conflicts`).
     public struct StoredConflict: Sendable, Hashable {
+        /// The conflict's number, for `--restore`.
         public var id: Int64
+        /// The values the merge set against each other.
         public var conflict: MergeConflict
+        /// Whether the user put the local value back.
         public var isRestored: Bool
     }
 
+    /// Opens (creating if needed) the state file at `path`.
     public init(path: String) throws(SyncError) {
         do {
             queue = try DatabaseQueue(path: path)
@@ -43,6 +51,7 @@ public final class LocalSyncState: Sendable {
         }
     }
 
+    /// What this device last saw of every document.
     public func bases() throws(SyncError) -> [DocumentKey: Base] {
         try run { db in
             var result: [DocumentKey: Base] = [:]
@@ -68,6 +77,7 @@ public final class LocalSyncState: Sendable {
         }
     }
 
+    /// The change sequence the last pull reached.
     public func checkpoint() throws(SyncError) -> Int64 {
         try run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
     }
@@ -93,6 +103,7 @@ public final class LocalSyncState: Sendable {
 
     /// A batch noted as sent and not yet acknowledged.
     public struct PendingBatch: Sendable, Hashable {
+        /// The note's row, settled when the batch's outcome is recorded.
         public var id: Int64
     }
 
@@ -121,6 +132,7 @@ public final class LocalSyncState: Sendable {
         try run { db in try db.execute(sql: "DELETE FROM pending_batches") }
     }
 
+    /// Keeps `conflicts` for the user to review.
     public func addConflicts(_ conflicts: [MergeConflict]) throws(SyncError) {
         guard !conflicts.isEmpty else { return }
         try run { db in
@@ -131,6 +143,7 @@ public final class LocalSyncState: Sendable {
         }
     }
 
+    /// Every conflict kept, oldest first.
     public func conflicts() throws(SyncError) -> [StoredConflict] {
         try run { db in
             try Row.fetchAll(db, sql: "SELECT id, collection, doc_id, field, local_value, store_value, restored FROM conflicts ORDER BY id").compactMap { row in
@@ -140,6 +153,7 @@ public final class LocalSyncState: Sendable {
         }
     }
 
+    /// Marks conflict `id` as restored.
     public func markRestored(_ id: Int64) throws(SyncError) {
         try run { db in try db.execute(sql: "UPDATE conflicts SET restored = 1 WHERE id = ?", arguments: [id]) }
     }
@@ -170,6 +184,7 @@ public final class LocalSyncState: Sendable {
 public struct UnacknowledgedWrites: Sendable, Hashable {
     var entries: Set<String>
 
+    /// Whether no write is waiting for its acknowledgement.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// Whether this device sent `body` (or, `isDeleted`, its tombstone) for `key` and never heard back.

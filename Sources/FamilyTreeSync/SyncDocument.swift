@@ -9,14 +9,18 @@ public enum SyncCollection: String, Sendable, Hashable, CaseIterable, Comparable
     /// Our unions (couples and their children), which seed 001 kept inside member documents.
     case unions
 
+    /// Collections in the order of their names.
     public static func < (lhs: SyncCollection, rhs: SyncCollection) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Where a document lives within one user's tree.
 public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The collection the document is in.
     public var collection: SyncCollection
+    /// The document's id in its collection (the record's `id`).
     public var id: String
 
+    /// The key of document `id` in `collection`.
     public init(_ collection: SyncCollection, _ id: String) {
         self.collection = collection
         self.id = id
@@ -27,20 +31,24 @@ public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public var description: String { "\(collection.rawValue)/\(id)" }
 
+    /// Keys by collection, then id.
     public static func < (lhs: DocumentKey, rhs: DocumentKey) -> Bool { (lhs.collection, lhs.id) < (rhs.collection, rhs.id) }
 }
 
 /// A document as the store keeps it.
 public struct StoredDocument: Sendable, Hashable {
+    /// Which document this is.
     public var key: DocumentKey
     /// The JSON body with sorted keys; for a tombstone, the body it had when deleted.
     public var body: String
     /// Starts at 1; each applied write adds 1.
     public var version: Int64
+    /// Whether the document is a tombstone (deleted, kept so other devices learn of it).
     public var isDeleted: Bool
     /// The owner's change sequence when this version was committed.
     public var sequence: Int64
 
+    /// A document as the store holds it.
     public init(key: DocumentKey, body: String, version: Int64, isDeleted: Bool, sequence: Int64) {
         self.key = key
         self.body = body
@@ -52,12 +60,16 @@ public struct StoredDocument: Sendable, Hashable {
 
 /// A write of one document, compare-and-set on the version it was based on.
 public struct DocumentWrite: Sendable, Hashable {
+    /// The document written.
     public var key: DocumentKey
+    /// Its new body (compact JSON, sorted keys).
     public var body: String
+    /// Whether the write deletes it (a tombstone).
     public var isDeleted: Bool
     /// The version this write was made from; 0 for a document the writer never saw.
     public var baseVersion: Int64
 
+    /// A write of `body` to `key` based on `baseVersion` (0 for a new document).
     public init(key: DocumentKey, body: String, isDeleted: Bool = false, baseVersion: Int64) {
         self.key = key
         self.body = body
@@ -110,7 +122,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Limits every store keeps, Firestore's among them.
 public enum SyncLimits {
+    /// The largest document body, in bytes (Firestore's limit).
     public static let maximumDocumentBytes = 1_048_576
+    /// The most documents in one batch (Firestore's limit).
     public static let maximumBatchDocuments = 500
+    /// The most bytes of bodies in one batch.
     public static let maximumBatchBytes = 9 * 1_048_576
 }

@@ -8,6 +8,7 @@ import Darwin
 /// The operating system releases it when the process ends, however it ends.
 public final class SyncLock {
     private let descriptor: Int32
+    /// The lock file's path.
     public let path: String
 
     /// Takes the lock, or throws `.busy` at once when another process holds it.

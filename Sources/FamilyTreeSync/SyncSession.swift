@@ -2,14 +2,18 @@ import FamilyTree
 
 /// One device syncing one user's tree with a store: push local changes, pull the store's.
 public struct SyncSession: Sendable {
+    /// The store documents go to and come from.
     public let store: any DocumentStore
+    /// What this device knows of the store.
     public let state: LocalSyncState
+    /// The user whose documents these are.
     public let user: String
     /// Documents per pull page.
     public var pageSize = 5_000
     /// Called after each batch or page with the documents done and, for a push, the total.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
+    /// A session of `user` between `store` and this device's `state`; refuses an empty user id.
     public init(store: any DocumentStore, state: LocalSyncState, user: String) throws(SyncError) {
         guard !user.isEmpty else { throw .missingUser }
         self.store = store
@@ -17,21 +21,31 @@ public struct SyncSession: Sendable {
         self.user = user
     }
 
+    /// What a push did.
     public struct PushReport: Sendable, Hashable {
+        /// Writes the store applied.
         public var applied = 0
+        /// Writes the store already held (a retried batch).
         public var unchanged = 0
         /// Writes refused as stale and merged with the store's version.
         public var merged = 0
+        /// Values the merges set aside, kept for the user.
         public var conflicts: [MergeConflict] = []
+        /// Batches sent.
         public var batches = 0
         /// The local documents after merging (what the tree file should now hold).
         public var documents: [DocumentKey: String] = [:]
     }
 
+    /// What a pull did.
     public struct PullReport: Sendable, Hashable {
+        /// Documents pulled.
         public var pulled = 0
+        /// Pages pulled.
         public var pages = 0
+        /// Values the merges set aside, kept for the user.
         public var conflicts: [MergeConflict] = []
+        /// The local documents after the pull (what the tree file should now hold).
         public var documents: [DocumentKey: String] = [:]
     }
 

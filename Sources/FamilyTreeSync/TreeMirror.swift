@@ -55,6 +55,7 @@ public enum TreeMirror {
 
 /// A value one side lost to the other in a merge: kept so the user can see and restore it.
 public struct MergeConflict: Sendable, Hashable {
+    /// The document both sides changed.
     public var key: DocumentKey
     /// The top-level field both sides changed; `nil` for the whole document.
     public var field: String?
@@ -89,9 +90,11 @@ extension MergeConflict {
 
 /// Three-way merge of one document, field by field against the version both sides started from.
 public enum DocumentMerge {
+    /// A merged document and what the merge set aside.
     public struct Result: Sendable, Hashable {
         /// The merged body, or `nil` when the document stays deleted.
         public var body: String?
+        /// The values that lost, one for each field both sides changed.
         public var conflicts: [MergeConflict]
     }
 

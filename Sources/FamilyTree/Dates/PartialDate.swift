@@ -149,9 +149,12 @@ public enum PartialDate: Sendable, Hashable, CustomStringConvertible {
 
     /// Sort key for dates: a day number and a precision rank (lower is more precise).
     public struct SortKey: Sendable, Hashable, Comparable {
+        /// The day number (days since 0001-01-01) of the date's earliest day.
         public var day: Int
+        /// How precise the date is: 0 for a whole date, higher for a month, a year, an approximate date.
         public var precision: Int
 
+        /// Earlier days first; on the same day, the more precise date first.
         public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
             (lhs.day, lhs.precision) < (rhs.day, rhs.precision)
         }

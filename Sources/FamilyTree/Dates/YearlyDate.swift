@@ -8,7 +8,9 @@ public enum LeapDayRule: String, Sendable, Hashable, CaseIterable {
 
 /// A date that comes round every year: a birthday or a wedding anniversary (month and day).
 public struct YearlyDate: Sendable, Hashable {
+    /// The month, 1 to 12.
     public let month: Int
+    /// The day of the month, 1 to 31.
     public let day: Int
 
     /// The yearly date of a date with a month and a day, exact or "about" (the year may be unknown
@@ -24,6 +26,7 @@ public struct YearlyDate: Sendable, Hashable {
         self.day = day
     }
 
+    /// Whether this is 29 February, which most years lack.
     public var isLeapDay: Bool { month == 2 && day == 29 }
 
     /// The day (as a day number) on which it falls in `year`.

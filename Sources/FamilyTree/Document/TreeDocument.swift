@@ -15,7 +15,9 @@ public struct TreeDocument: Sendable {
     /// Where each member, union and connection stands in the file, parallel to the records; empty
     /// for a document built in code, whose locations are its array positions.
     public var memberLocations: [TreeLocation]
+    /// Where each union was read in the file, indexed like `unions` (empty for documents built in code).
     public var unionLocations: [TreeLocation]
+    /// Where each cross-bloodline connection was read, indexed like `crossBloodlineConnections`.
     public var connectionLocations: [TreeLocation]
 
     /// A document built in code; locations are the array positions.

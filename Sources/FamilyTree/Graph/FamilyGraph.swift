@@ -5,6 +5,7 @@ public struct FamilyGraph: Sendable {
     public let members: [Member]
     /// Unions in file order, each with its children in sibling order.
     public let unions: [Union]
+    /// The cross-bloodline connections, in file order.
     public let crossBloodlineConnections: [CrossBloodlineConnection]
     /// The same graph as indices.
     public let topology: Topology

@@ -4,10 +4,14 @@
 /// than `maximumAge` years ago, or (no birth year known) a child of theirs was born more than
 /// `childBornYearsAgo` years ago or a parent more than `parentBornYearsAgo` years ago.
 public struct LivingRule: Sendable, Hashable {
+    /// A person born fewer than this many years ago, with no date of death, is taken to be living.
     public var maximumAge: Int
+    /// A person with a child born fewer than this many years ago is taken to be living.
     public var childBornYearsAgo: Int
+    /// A person with a parent born fewer than this many years ago is taken to be living.
     public var parentBornYearsAgo: Int
 
+    /// The rule with the given limits (the defaults are the README's).
     public init(maximumAge: Int = 110, childBornYearsAgo: Int = 90, parentBornYearsAgo: Int = 130) {
         self.maximumAge = maximumAge
         self.childBornYearsAgo = childBornYearsAgo

@@ -33,6 +33,7 @@ public struct Relationship: Sendable, Hashable {
         case stepSibling
     }
 
+    /// What the relationship is.
     public var kind: Kind
     /// Blood relatives through one shared parent only (half-siblings and their lines).
     public var isHalf = false
@@ -49,6 +50,7 @@ public struct Relationship: Sendable, Hashable {
     /// The people from A to B through a common ancestor (member positions), for blood relatives.
     public var path: [Int] = []
 
+    /// A relationship of `kind` to a person of `sex` (which only chooses the words).
     public init(kind: Kind, sex: Sex? = nil) {
         self.kind = kind
         self.sex = sex
@@ -72,6 +74,7 @@ public struct Relationship: Sendable, Hashable {
 /// Finds every way two members of a graph are related: by blood (through their lowest common
 /// ancestors, each relationship once however many paths lead to it), by marriage, by step.
 public struct RelationshipCalculator: Sendable {
+    /// The family the relationships are found in.
     public let graph: FamilyGraph
     /// Each member's parents and how the child is tied to them; step ties are left out.
     private let parents: [[(parent: Int, kind: ChildKind)]]
@@ -79,6 +82,7 @@ public struct RelationshipCalculator: Sendable {
     /// Generations of ancestry followed at the most.
     public static let maximumGenerations = 64
 
+    /// A calculator over `graph`; each person's ancestry is read once and cached per query.
     public init(_ graph: FamilyGraph) {
         self.graph = graph
         var parents = Array(repeating: [(parent: Int, kind: ChildKind)](), count: graph.members.count)

@@ -17,7 +17,9 @@ public struct Topology: Sendable {
 
     /// A cross-bloodline connection by member index.
     public struct CrossLink: Sendable, Hashable {
+        /// The child's member index.
         public let child: Int
+        /// The parent's member index.
         public let parent: Int
     }
 }

@@ -2,8 +2,10 @@
 public struct TreeLocation: Sendable, Hashable, CustomStringConvertible {
     /// A path such as `members[3]` or `unions[0].children[2]`.
     public var path: String
+    /// The line in the file, when the tree was read from text.
     public var line: Int?
 
+    /// The place at `path` (a JSON path such as `members[3].birthday`), on `line` when known.
     public init(path: String, line: Int? = nil) {
         self.path = path
         self.line = line
@@ -25,12 +27,16 @@ public struct TreeProblem: Sendable, Hashable, CustomStringConvertible {
         case tooManyBirthParents, tooManyPartners, selfMarriage, repeatedParent
     }
 
+    /// What kind of problem this is.
     public var kind: Kind
+    /// The problem in words, for a person.
     public var message: String
     /// The member, union or connection ids the problem is about.
     public var ids: [String]
+    /// Where in the file the problem is, when known.
     public var location: TreeLocation?
 
+    /// A problem of `kind` involving `ids`, found at `location`.
     public init(_ kind: Kind, _ message: String, ids: [String] = [], at location: TreeLocation? = nil) {
         self.kind = kind
         self.message = message

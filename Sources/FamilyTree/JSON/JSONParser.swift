@@ -13,15 +13,20 @@ public struct JSONDocument: Sendable {
     /// A key repeated in one object: the key, its path (`members[3].firstName`) and where it is
     /// written again.
     public struct DuplicateKey: Sendable, Hashable {
+        /// The key written twice.
         public var key: String
+        /// The path of the object that holds it.
         public var path: String
+        /// Where the second occurrence is.
         public var location: SourceLocation
     }
 }
 
 /// An error in the JSON syntax of a file, with the place it was found.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the text stops being JSON.
     public var location: SourceLocation
+    /// What is wrong there, in words.
     public var reason: String
 
     public var description: String { "\(location): \(reason)" }

@@ -49,9 +49,12 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A line and column in a text file, both counted from 1.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// The column in characters, from 1.
     public var column: Int
 
+    /// The place at `line` and `column`.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column

@@ -10,14 +10,18 @@ public struct ContactDetails: Sendable, Hashable {
     /// A hash of what the card put on the member: a re-import updates the member only when it
     /// changes, so edits made in the tree to a card that did not change are kept.
     public var fingerprint: String?
+    /// Phone numbers with their labels (home, mobile, ...).
     public var phones: [LabeledValue]
+    /// E-mail addresses with their labels.
     public var emails: [LabeledValue]
+    /// Postal addresses with their labels, each as one line.
     public var addresses: [LabeledValue]
     /// Dates the card holds beside the birthday (an anniversary with no spouse to put it on, custom dates).
     public var dates: [LabeledValue]
     /// A photo the card links to rather than carries (it is not fetched).
     public var photoURL: String?
 
+    /// Contact details as given.
     public init(
         uid: String, revision: String? = nil, phones: [LabeledValue] = [], emails: [LabeledValue] = [],
         addresses: [LabeledValue] = [], dates: [LabeledValue] = [], photoURL: String? = nil
@@ -34,9 +38,12 @@ public struct ContactDetails: Sendable, Hashable {
 
 /// A value with the label a contacts app shows beside it: `Mobile`, `Work`, `Home`, or the user's own.
 public struct LabeledValue: Sendable, Hashable {
+    /// The label as the card wrote it ("home", "work", "cell").
     public var label: String
+    /// The value (a number, an address).
     public var value: String
 
+    /// A value with its label.
     public init(label: String, value: String) {
         self.label = label
         self.value = value

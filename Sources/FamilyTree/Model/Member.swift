@@ -29,6 +29,7 @@ public struct Member: Sendable, Hashable, Identifiable {
         get { self[rarelySet: \.color] }
         set { self[rarelySet: \.color] = newValue }
     }
+    /// Free-text notes.
     public var notes: String? {
         get { self[rarelySet: \.notes] }
         set { self[rarelySet: \.notes] = newValue }
@@ -48,6 +49,7 @@ public struct Member: Sendable, Hashable, Identifiable {
         get { self[rarelySet: \.birthPhrase] }
         set { self[rarelySet: \.birthPhrase] = newValue }
     }
+    /// The date of death as written when it is no date familytree can place.
     public var deathPhrase: String? {
         get { self[rarelySet: \.deathPhrase] }
         set { self[rarelySet: \.deathPhrase] = newValue }
@@ -77,6 +79,7 @@ public struct Member: Sendable, Hashable, Identifiable {
     /// The date siblings are ordered by: `sortDate` when there is one, else the birthday.
     public var siblingOrderDate: PartialDate? { sortDate ?? birthday }
 
+    /// A member with the fields given; the rarely set ones (photo, notes, contact, ...) are properties.
     public init(
         id: ID, firstName: String, middleName: String? = nil, lastName: String? = nil, nickname: String? = nil,
         sex: Sex? = nil, birthday: PartialDate? = nil, deathDate: PartialDate? = nil, photo: String? = nil,

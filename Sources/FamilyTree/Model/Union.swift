@@ -16,6 +16,7 @@ public struct Union: Sendable, Hashable, Identifiable {
     public var divorce: PartialDate?
     /// Marriage and divorce dates as written when they are no date familytree can place.
     public var marriagePhrase: String?
+    /// The divorce date as written when it is no date familytree can place ("date unknown").
     public var divorcePhrase: String?
     /// The children; in a `FamilyGraph`, in sibling order.
     public var children: [ChildLink]

@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         // Running Graphviz's `dot` for `stats --engine dot`.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        // `swift package generate-documentation`: the API reference from the doc comments.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // Rounding calls libm, which a program without Foundation does not link by itself on Linux.

@@ -17,50 +17,116 @@ public enum LayoutJSONWriter {
     }
 
     /// Writes the layout JSON to `output` record by record, in chunks: a million members never sit
-    /// in memory as one JSON value. Keys sorted, two-space indent, as every familytree JSON file.
+    /// in memory as one JSON value. Keys sorted, two-space indent, as every familytree JSON file
+    /// (`JSONWriter`'s layout, written here straight to bytes).
     public static func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
-        func number(_ value: Double) -> JSONValue { .number(Formatting.number(value)) }
-        func id(_ member: Int) -> JSONValue { .string(graph.members[member].id) }
-        func endpoint(_ endpoint: Layout.Endpoint) -> JSONValue {
-            switch endpoint {
-            case .member(let member): .object(["member": id(member)])
-            case .union(let union): .object(["union": .string(graph.unions[union].id)])
-            }
-        }
         var writer = ChunkedWriter(output)
-        /// `"key": [` records `]` at the top level, each record as `JSONWriter` writes it at depth two.
-        func array<Records: Collection>(_ key: String, _ records: Records, last: Bool = false, _ record: (Records.Element) -> JSONValue) throws {
+        /// `"key": [` records `]` at the top level; each record is written at an indent of four.
+        func array<Records: Collection>(_ key: StaticString, _ records: Records, last: Bool = false, _ record: (Records.Element) -> Void) throws {
+            writer.append("  \"")
+            writer.append(key)
             guard !records.isEmpty else {
-                writer.append("  \"\(key)\": []\(last ? "" : ",")\n")
+                writer.append(last ? "\": []\n" : "\": [],\n")
                 return
             }
-            writer.append("  \"\(key)\": [\n")
-            var text = ""
-            for (position, element) in records.enumerated() {
-                text.removeAll(keepingCapacity: true)
-                text += "    "
-                JSONWriter.append(record(element), indent: 4, to: &text)
-                text += position == records.count - 1 ? "\n" : ",\n"
-                writer.append(text)
+            writer.append("\": [\n")
+            var remaining = records.count
+            for element in records {
+                record(element)
+                remaining -= 1
+                writer.append(remaining == 0 ? "\n" : ",\n")
                 try writer.flushIfFull()
             }
-            writer.append("  ]\(last ? "" : ",")\n")
+            writer.append(last ? "  ]\n" : "  ],\n")
         }
+        func string(_ text: String) {
+            if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                writer.append(JSONWriter.quoted(text))
+            } else {
+                writer.append("\"")
+                writer.append(text)
+                writer.append("\"")
+            }
+        }
+        /// A list of ids at `indent` + 2 (the list's key stands at `indent`).
+        func ids(_ list: [String], indent: StaticString, closing: StaticString) {
+            guard !list.isEmpty else { writer.append("[]"); return }
+            writer.append("[\n")
+            for (position, id) in list.enumerated() {
+                writer.append(indent)
+                string(id)
+                writer.append(position == list.count - 1 ? "\n" : ",\n")
+            }
+            writer.append(closing)
+        }
+        func endpoint(_ endpoint: Layout.Endpoint) {
+            switch endpoint {
+            case .member(let member):
+                writer.append("{\n        \"member\": ")
+                string(graph.members[member].id)
+            case .union(let union):
+                writer.append("{\n        \"union\": ")
+                string(graph.unions[union].id)
+            }
+            writer.append("\n      }")
+        }
+
         writer.append("{\n  \"direction\": \"\(layout.direction.rawValue)\",\n")
         try array("edges", layout.edges) { edge in
-            .object(["kind": .string(edge.kind.rawValue), "from": endpoint(edge.from), "to": endpoint(edge.to),
-                     "points": .array(edge.points.map { .array([number($0.x), number($0.y)]) })])
+            writer.append("    {\n      \"from\": ")
+            endpoint(edge.from)
+            writer.append(",\n      \"kind\": ")
+            string(edge.kind.rawValue)
+            writer.append(",\n      \"points\": ")
+            if edge.points.isEmpty {
+                writer.append("[]")
+            } else {
+                writer.append("[\n")
+                for (position, point) in edge.points.enumerated() {
+                    writer.append("        [\n          ")
+                    writer.appendNumber(point.x)
+                    writer.append(",\n          ")
+                    writer.appendNumber(point.y)
+                    writer.append(position == edge.points.count - 1 ? "\n        ]\n" : "\n        ],\n")
+                }
+                writer.append("      ]")
+            }
+            writer.append(",\n      \"to\": ")
+            endpoint(edge.to)
+            writer.append("\n    }")
         }
-        writer.append("  \"height\": \(Formatting.number(layout.height)),\n  \"layerCount\": \(layout.layerCount),\n")
+        writer.append("  \"height\": ")
+        writer.appendNumber(layout.height)
+        writer.append(",\n  \"layerCount\": \(layout.layerCount),\n")
         try array("members", layout.boxes) { box in
-            .object(["id": id(box.member), "x": number(box.x), "y": number(box.y), "width": number(box.width),
-                     "height": number(box.height), "layer": .number(String(box.layer))])
+            writer.append("    {\n      \"height\": ")
+            writer.appendNumber(box.height)
+            writer.append(",\n      \"id\": ")
+            string(graph.members[box.member].id)
+            writer.append(",\n      \"layer\": \(box.layer),\n      \"width\": ")
+            writer.appendNumber(box.width)
+            writer.append(",\n      \"x\": ")
+            writer.appendNumber(box.x)
+            writer.append(",\n      \"y\": ")
+            writer.appendNumber(box.y)
+            writer.append("\n    }")
         }
-        try array("unions", layout.unions) { union in
-            .object(["id": .string(graph.unions[union.union].id), "partners": .array(union.partners.map(id)),
-                     "children": .array(union.children.map(id)), "x": number(union.x), "y": number(union.y)])
+        try array("unions", layout.unions, last: false) { union in
+            writer.append("    {\n      \"children\": ")
+            ids(union.children.map { graph.members[$0].id }, indent: "        ", closing: "      ]")
+            writer.append(",\n      \"id\": ")
+            string(graph.unions[union.union].id)
+            writer.append(",\n      \"partners\": ")
+            ids(union.partners.map { graph.members[$0].id }, indent: "        ", closing: "      ]")
+            writer.append(",\n      \"x\": ")
+            writer.appendNumber(union.x)
+            writer.append(",\n      \"y\": ")
+            writer.appendNumber(union.y)
+            writer.append("\n    }")
         }
-        writer.append("  \"width\": \(Formatting.number(layout.width))\n}\n")
+        writer.append("  \"width\": ")
+        writer.appendNumber(layout.width)
+        writer.append("\n}\n")
         try writer.flush()
         output = writer.output
     }

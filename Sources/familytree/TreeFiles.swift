@@ -4,6 +4,14 @@ import FamilyTreeFiles
 import FamilyTreeGEDCOM
 import FamilyTreeRender
 import Foundation
+#if canImport(Glibc)
+import Glibc
+/// POSIX `read` (the name `read` in `TreeFiles` is its own).
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
 
 /// Reading tree files (or standard input) and writing output atomically.
 enum TreeFiles {
@@ -23,14 +31,28 @@ enum TreeFiles {
         }
         defer { if path != "-" { try? handle.close() } }
         var bytes: [UInt8] = []
-        while true {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw .fileAccess(path: name, reason: "cannot be read (\(error.localizedDescription))") }
-            guard let chunk, !chunk.isEmpty else { return bytes }
-            guard bytes.count + chunk.count <= limit else {
+        // A regular file is read in one piece into its array (no chunk copies); anything else
+        // (a pipe, a device) in 1 MiB chunks up to the limit.
+        var status = stat()
+        if fstat(handle.fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 {
+            let size = Int(status.st_size)
+            guard size <= limit else {
                 throw .fileAccess(path: name, reason: "is larger than \(InputLimits.describe(limit)), the largest input familytree reads")
             }
-            bytes.append(contentsOf: chunk)
+            bytes.reserveCapacity(size + 1)
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fileAccess(path: name, reason: "cannot be read (\(String(cString: strerror(errno))))")
+            }
+            guard count > 0 else { return bytes }
+            guard bytes.count + count <= limit else {
+                throw .fileAccess(path: name, reason: "is larger than \(InputLimits.describe(limit)), the largest input familytree reads")
+            }
+            bytes.append(contentsOf: chunk[0..<count])
         }
     }
 

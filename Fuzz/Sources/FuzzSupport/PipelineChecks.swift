@@ -43,7 +43,7 @@ public enum PipelineChecks {
         checkGEDCOM(GEDCOMExport().write(graph), of: graph)
     }
 
-    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    public static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("invariant broken: \(message())") }
     }
 

@@ -1,48 +1,48 @@
 /// Reads typed fields from one JSON object, collecting a problem for each field it cannot read.
-struct FieldReader {
-    private let fields: [String: JSONValue]?
+struct FieldReader<Node: JSONNode> {
+    private let fields: Node?
     private let location: TreeLocation
     private(set) var problems: [TreeProblem] = []
 
-    init(_ value: JSONValue, at location: TreeLocation) {
-        if case .object(let fields) = value { self.fields = fields } else { self.fields = nil }
+    init(_ value: Node, at location: TreeLocation) {
+        fields = value.isObject ? value : nil
         self.location = location
     }
 
     var isObject: Bool { fields != nil }
 
-    private mutating func wrongType(_ key: String, expected: String, found value: JSONValue) {
+    private mutating func wrongType(_ key: String, expected: String, found value: Node) {
         problems.append(TreeProblem(.invalidField, "\"\(key)\" must be \(expected), found \(value.kindDescription)", at: location.appending(key)))
     }
 
     /// The value of `key`, treating `null` as absent.
-    private func value(_ key: String) -> JSONValue? {
-        guard let value = fields?[key], value != .null else { return nil }
+    private func value(_ key: String) -> Node? {
+        guard let value = fields?[key], !value.isNull else { return nil }
         return value
     }
 
     mutating func string(_ key: String) -> String? {
         guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else { wrongType(key, expected: "a string", found: value); return nil }
+        guard let text = value.stringValue else { wrongType(key, expected: "a string", found: value); return nil }
         return text
     }
 
     mutating func bool(_ key: String) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { wrongType(key, expected: "true or false", found: value); return nil }
+        guard let flag = value.boolValue else { wrongType(key, expected: "true or false", found: value); return nil }
         return flag
     }
 
-    mutating func array(_ key: String) -> [JSONValue]? {
+    mutating func array(_ key: String) -> [Node]? {
         guard let value = value(key) else { return nil }
-        guard case .array(let elements) = value else { wrongType(key, expected: "an array", found: value); return nil }
+        guard let elements = value.elements else { wrongType(key, expected: "an array", found: value); return nil }
         return elements
     }
 
     /// An object's fields, read by a reader that reports at the object's own location.
     mutating func object(_ key: String) -> FieldReader? {
         guard let value = value(key) else { return nil }
-        guard case .object = value else { wrongType(key, expected: "an object", found: value); return nil }
+        guard value.isObject else { wrongType(key, expected: "an object", found: value); return nil }
         return FieldReader(value, at: location.appending(key))
     }
 
@@ -50,8 +50,8 @@ struct FieldReader {
     mutating func labeledValues(_ key: String) -> [LabeledValue] {
         var result: [LabeledValue] = []
         for (position, element) in (array(key) ?? []).enumerated() {
-            if case .object(let entry) = element, case .string(let value)? = entry["value"] {
-                result.append(LabeledValue(label: entry["label"]?.stringValue ?? "", value: value))
+            if element.isObject, let value = element["value"]?.stringValue {
+                result.append(LabeledValue(label: element["label"]?.stringValue ?? "", value: value))
             } else {
                 problems.append(TreeProblem(.invalidField, "expected {\"label\": ..., \"value\": ...}, found \(element.kindDescription)", at: location.appending("\(key)[\(position)]")))
             }
@@ -63,22 +63,20 @@ struct FieldReader {
 
     /// A non-empty id string (numbers are accepted and kept as their text).
     mutating func id(_ key: String, required: Bool = true) -> String? {
-        switch value(key) {
-        case .string(let text) where !text.isEmpty: return text
-        case .number(let literal): return literal
-        case nil:
+        guard let value = value(key) else {
             if required { problems.append(TreeProblem(.invalidField, "missing \"\(key)\"", at: location.appending(key))) }
             return nil
-        case let other?:
-            wrongType(key, expected: "a non-empty id string", found: other)
-            return nil
         }
+        if let text = value.stringValue, !text.isEmpty { return text }
+        if let literal = value.numberLiteral { return literal }
+        wrongType(key, expected: "a non-empty id string", found: value)
+        return nil
     }
 
     /// An id, or an object carrying `id` (the seed app may embed the spouse).
     mutating func reference(_ key: String) -> String? {
-        if case .object(let nested)? = value(key) {
-            var nestedReader = FieldReader(.object(nested), at: location.appending(key))
+        if let nested = value(key), nested.isObject {
+            var nestedReader = FieldReader(nested, at: location.appending(key))
             let id = nestedReader.id("id")
             problems += nestedReader.problems
             return id
@@ -90,7 +88,7 @@ struct FieldReader {
         guard let elements = array(key) else { return [] }
         var ids: [String] = []
         for (position, element) in elements.enumerated() {
-            guard case .string(let id) = element, !id.isEmpty else {
+            guard let id = element.stringValue, !id.isEmpty else {
                 problems.append(TreeProblem(.invalidField, "expected a member id, found \(element.kindDescription)", at: location.appending("\(key)[\(position)]")))
                 continue
             }
@@ -103,35 +101,33 @@ struct FieldReader {
     /// (seconds since 2001-01-01, or `{"seconds": ..., "nanoseconds": ...}` since 1970).
     mutating func date(_ key: String) -> PartialDate? {
         guard let value = value(key) else { return nil }
-        switch value {
-        case .string(let text):
+        if let text = value.stringValue {
             if text.allSatisfy(\.isWhitespace) { return nil }
             guard let date = PartialDate(text) else {
                 problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not a date (use 1850, 1850-03, 1850-03-02, --03-02, about 1850, before 1850, after 1850, between 1850 and 1860)", at: location.appending(key)))
                 return nil
             }
             return date
-        case .number(let literal):
+        }
+        if let literal = value.numberLiteral {
             let epoch = CalendarDate.dayNumber(year: 2001, month: 1, day: 1)
             guard let date = Double(literal).flatMap({ PartialDate.fromSeconds($0, sinceDayNumber: epoch) }) else {
                 problems.append(TreeProblem(.invalidField, "\"\(key)\": \(literal) seconds since 2001 is no date between the years 1 and 9999", at: location.appending(key)))
                 return nil
             }
             return date
-        case .object(let timestamp):
-            if let seconds = (timestamp["seconds"] ?? timestamp["_seconds"])?.doubleValue {
+        }
+        if value.isObject {
+            if let seconds = (value["seconds"] ?? value["_seconds"])?.numberValue {
                 guard let date = PartialDate.fromSeconds(seconds, sinceDayNumber: 0) else {
                     problems.append(TreeProblem(.invalidField, "\"\(key)\": a timestamp of \(seconds) seconds is no date between the years 1 and 9999", at: location.appending(key)))
                     return nil
                 }
                 return date
             }
-            wrongType(key, expected: "a date string", found: value)
-            return nil
-        default:
-            wrongType(key, expected: "a date string", found: value)
-            return nil
         }
+        wrongType(key, expected: "a date string", found: value)
+        return nil
     }
 
     mutating func sex(_ key: String) -> Sex? {

@@ -1,11 +1,27 @@
-/// Reads a tree.json value into a `TreeDocument`.
+/// Reads tree.json into a `TreeDocument`: from a tape when the file is plain JSON (a pass over
+/// its bytes, no dictionaries), otherwise from the parsed value.
 ///
 /// Two shapes are read, and may be mixed in one file:
 /// - the seed app's: members with `spouse` (an id) and `children` (ids, or nested member objects);
 /// - ours: a `unions` array with `partners`, `marriage`, `divorce` and `children` (ids, or
 ///   `{"id": ..., "kind": "adopted"}`).
 /// Unknown keys are ignored, so newer app documents still load.
-struct TreeDocumentReader {
+enum TreeDocumentReader {
+    /// Reads a parsed document.
+    static func read(_ json: JSONDocument) -> TreeDocument {
+        let lines = json.elementLocations.mapValues { $0.map(\.line) }
+        return RecordReader.read(root: json.root, elementLines: lines, duplicateKeys: json.duplicateKeys)
+    }
+
+    /// Reads a tape; it holds no duplicate key (a tape is not made of such a file).
+    static func read(_ tape: JSONTape) -> TreeDocument {
+        let lines = tape.topLevelElementOffsets.mapValues { tape.lines(ofAscendingOffsets: $0) }
+        return tape.withRoot { root in RecordReader.read(root: root, elementLines: lines, duplicateKeys: []) }
+    }
+}
+
+/// The records of a tree file read from either kind of JSON value.
+private struct RecordReader<Node: JSONNode> {
     private var problems: [TreeProblem] = []
     private var members: [Member] = []
     private var memberLocations: [TreeLocation] = []
@@ -13,10 +29,13 @@ struct TreeDocumentReader {
     private var unionLocations: [TreeLocation] = []
     private var connections: [CrossBloodlineConnection] = []
     private var connectionLocations: [TreeLocation] = []
+    private let elementLines: [String: [Int]]
 
-    static func read(_ json: JSONDocument) -> TreeDocument {
-        var reader = TreeDocumentReader()
-        reader.readRoot(json)
+    private init(elementLines: [String: [Int]]) { self.elementLines = elementLines }
+
+    static func read(root: Node, elementLines: [String: [Int]], duplicateKeys: [JSONDocument.DuplicateKey]) -> TreeDocument {
+        var reader = RecordReader(elementLines: elementLines)
+        reader.readRoot(root, duplicateKeys: duplicateKeys)
         return TreeDocument(
             members: reader.members, unions: reader.unions, crossBloodlineConnections: reader.connections,
             problems: reader.problems, memberLocations: reader.memberLocations, unionLocations: reader.unionLocations,
@@ -28,38 +47,39 @@ struct TreeDocumentReader {
         problems.append(TreeProblem(.invalidField, message, ids: ids, at: location))
     }
 
-    private mutating func records(_ key: String, in json: JSONDocument) -> [(JSONValue, TreeLocation)] {
-        guard let value = json.root[key] else { return [] }
-        guard case .array(let elements) = value else {
+    private mutating func records(_ key: String, in root: Node) -> [(Node, TreeLocation)] {
+        guard let value = root[key] else { return [] }
+        guard let elements = value.elements else {
             report("expected an array, found \(value.kindDescription)", at: TreeLocation(path: key))
             return []
         }
-        let lines = json.elementLocations[key] ?? []
+        let lines = elementLines[key] ?? []
         return elements.enumerated().map { position, element in
-            (element, TreeLocation(path: "\(key)[\(position)]", line: position < lines.count ? lines[position].line : nil))
+            (element, TreeLocation(path: "\(key)[\(position)]", line: position < lines.count ? lines[position] : nil))
         }
     }
 
-    private mutating func readRoot(_ json: JSONDocument) {
-        guard case .object = json.root else {
-            report("a tree file must be a JSON object with a \"members\" array, found \(json.root.kindDescription)", at: TreeLocation(path: "$"))
+    private mutating func readRoot(_ root: Node, duplicateKeys: [JSONDocument.DuplicateKey]) {
+        guard root.isObject else {
+            report("a tree file must be a JSON object with a \"members\" array, found \(root.kindDescription)", at: TreeLocation(path: "$"))
             return
         }
-        if json.root["members"] == nil {
+        if root["members"] == nil {
             report("missing the \"members\" array", at: TreeLocation(path: "$"))
         }
-        for duplicate in json.duplicateKeys {
+        for duplicate in duplicateKeys {
             report("the key \"\(duplicate.key)\" is written twice in one record (again at column \(duplicate.location.column)); keep one",
                    at: TreeLocation(path: duplicate.path, line: duplicate.location.line))
         }
-        let memberRecords = records("members", in: json)
+        let memberRecords = records("members", in: root)
         var seedLinks: [SeedLinks] = []
         for (value, location) in memberRecords {
-            if let links = readMember(value, at: location) { seedLinks.append(links) }
+            // Only the seed app's shape has links to turn into unions.
+            if let links = readMember(value, at: location), links.spouse != nil || !links.children.isEmpty { seedLinks.append(links) }
         }
-        for (value, location) in records("unions", in: json) { readUnion(value, at: location) }
+        for (value, location) in records("unions", in: root) { readUnion(value, at: location) }
         deriveSeedUnions(from: seedLinks)
-        for (value, location) in records("crossBloodlineConnections", in: json) { readConnection(value, at: location) }
+        for (value, location) in records("crossBloodlineConnections", in: root) { readConnection(value, at: location) }
     }
 
     // MARK: Members
@@ -74,7 +94,7 @@ struct TreeDocumentReader {
         var childLocations: [TreeLocation]
     }
 
-    private mutating func readMember(_ value: JSONValue, at location: TreeLocation) -> SeedLinks? {
+    private mutating func readMember(_ value: Node, at location: TreeLocation) -> SeedLinks? {
         var fields = FieldReader(value, at: location)
         guard fields.isObject, let id = fields.id("id") else {
             problems += fields.problems
@@ -131,30 +151,28 @@ struct TreeDocumentReader {
     }
 
     /// A child given as an id, or as a nested member object (the seed app's recursive model).
-    private mutating func nestedReference(_ element: JSONValue, at location: TreeLocation) -> Member.ID? {
-        switch element {
-        case .string(let id) where !id.isEmpty:
-            return id
-        case .object:
-            // A nested object carrying more than an id is a member in its own right.
-            if element["firstName"] != nil, let links = readMember(element, at: location) {
-                pendingNestedLinks.append(links)
-                return links.member
-            }
-            var fields = FieldReader(element, at: location)
-            let id = fields.id("id")
-            problems += fields.problems
-            return id
-        default:
+    private mutating func nestedReference(_ element: Node, at location: TreeLocation) -> Member.ID? {
+        if let id = element.stringValue, !id.isEmpty { return id }
+        guard element.isObject else {
             report("expected a member id, found \(element.kindDescription)", at: location)
             return nil
         }
+        // A nested object carrying more than an id is a member in its own right.
+        if element["firstName"] != nil, let links = readMember(element, at: location) {
+            pendingNestedLinks.append(links)
+            return links.member
+        }
+        var fields = FieldReader(element, at: location)
+        let id = fields.id("id")
+        problems += fields.problems
+        return id
     }
 
     private var pendingNestedLinks: [SeedLinks] = []
 
     /// Turns `spouse` and `children` fields into unions, merging into listed unions of the same couple.
     private mutating func deriveSeedUnions(from topLevelLinks: [SeedLinks]) {
+        guard !topLevelLinks.isEmpty || !pendingNestedLinks.isEmpty else { return }
         // Unknown ids are reported here, where the reference was written, and left out.
         let known = Set(members.map(\.id))
         var allLinks = topLevelLinks + pendingNestedLinks
@@ -199,7 +217,7 @@ struct TreeDocumentReader {
 
     // MARK: Unions and connections
 
-    private mutating func readUnion(_ value: JSONValue, at location: TreeLocation) {
+    private mutating func readUnion(_ value: Node, at location: TreeLocation) {
         var fields = FieldReader(value, at: location)
         guard fields.isObject else {
             report("a union must be an object, found \(value.kindDescription)", at: location)
@@ -210,7 +228,7 @@ struct TreeDocumentReader {
         var children: [ChildLink] = []
         for (position, element) in (fields.array("children") ?? []).enumerated() {
             let childLocation = location.appending("children[\(position)]")
-            if case .string(let child) = element, !child.isEmpty {
+            if let child = element.stringValue, !child.isEmpty {
                 children.append(ChildLink(child))
                 continue
             }
@@ -232,7 +250,7 @@ struct TreeDocumentReader {
         unionLocations.append(location)
     }
 
-    private mutating func readConnection(_ value: JSONValue, at location: TreeLocation) {
+    private mutating func readConnection(_ value: Node, at location: TreeLocation) {
         var fields = FieldReader(value, at: location)
         guard fields.isObject else {
             report("a cross-bloodline connection must be an object, found \(value.kindDescription)", at: location)

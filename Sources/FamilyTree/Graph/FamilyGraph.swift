@@ -64,6 +64,12 @@ public struct FamilyGraph: Sendable {
 extension TreeDocument {
     /// Reads tree.json bytes without validating the graph; throws only on malformed JSON.
     public init(json bytes: [UInt8], file: String? = nil) throws(FamilyTreeError) {
+        // Plain JSON is read from a tape; anything JSONParser must speak about (a syntax error, a
+        // repeated key) goes through it.
+        if let tape = JSONTape(bytes) {
+            self = TreeDocumentReader.read(tape)
+            return
+        }
         let json: JSONDocument
         do {
             json = try JSONParser.parse(bytes)

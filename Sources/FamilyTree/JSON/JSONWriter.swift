@@ -17,6 +17,13 @@ public enum JSONWriter {
         write(value, indent: indent, into: &output)
     }
 
+    /// `text` as a JSON string literal, quotes included, escaped as every familytree file writes it.
+    package static func quoted(_ text: String) -> String {
+        var output = ""
+        appendQuoted(text, into: &output)
+        return output
+    }
+
     /// The text of `value` on one line with sorted keys: the canonical body of a synced document.
     public static func compactString(from value: JSONValue) -> String {
         var output = ""

@@ -70,6 +70,8 @@ public struct Member: Sendable, Hashable, Identifiable {
     @inline(__always) private subscript<Value>(rarelySet field: WritableKeyPath<RarelySet.Values, Value?>) -> Value? {
         get { rarelySet?.values[keyPath: field] }
         set {
+            // Clearing a field a member never had is the common case while reading: nothing to do.
+            if newValue == nil, rarelySet == nil { return }
             var values = rarelySet?.values ?? RarelySet.Values()
             values[keyPath: field] = newValue
             rarelySet = RarelySet(values)

@@ -1,4 +1,5 @@
-// The layout benchmark: familytree's layout and SVG against Graphviz dot on the same generated trees.
+// The layout benchmark: familytree's layout and SVG against Graphviz dot on the same generated trees,
+// and the real commands (validate, render to SVG and to layout JSON) timed as whole processes.
 //
 //   swift run -c release familytree-benchmark                      # the README's table
 //   swift run -c release --traits Graphviz familytree-benchmark     # with the in-process cgraph column
@@ -28,6 +29,8 @@ struct Options {
     var measureEngine = "familytree"
     var qualitySizes = [1_000, 5_000]
     var qualitySeeds: [UInt64] = [1, 2, 3, 4, 5]
+    /// Sizes at which the real `familytree` commands are timed as whole processes.
+    var cliSizes = [100_000]
     /// Real family trees (GEDCOM) measured against dot too; by default those of ../shared/data found.
     var gedcomFiles: [String] = ["royal92/royal92.ged", "gedcom-samples/EnglishTudorRoyalFamily.ged", "gedcom-samples/kennedy.ged"]
         .map { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data/\($0)").standardized.path }
@@ -47,6 +50,7 @@ struct Options {
             case "--quality-sizes": qualitySizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--quality-seeds": qualitySeeds = (iterator.next() ?? "").split(separator: ",").compactMap { UInt64($0) }
             case "--gedcom": gedcomFiles = (iterator.next() ?? "").split(separator: ",").map(String.init)
+            case "--cli-sizes": cliSizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
             default:
                 FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
                 exit(2)
@@ -281,5 +285,38 @@ if options.gedcomFiles.isEmpty {
             row += "| \(dotPath == nil ? "not installed" : "> \(Int(options.dotTimeLimit)) s") | | | | |"
         }
         print(row)
+    }
+}
+
+// The real commands, as a user runs them: the `familytree` built beside this benchmark, one process
+// per run (start-up, reading, validation, layout, writing and exit all counted), best of three.
+let cli = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("familytree").path
+if !options.cliSizes.isEmpty {
+    print("")
+    guard FileManager.default.isExecutableFile(atPath: cli) else {
+        print("The familytree command: not built beside this benchmark (swift build -c release builds both).")
+        exit(0)
+    }
+    print("The familytree command (release, a process per run, wall time and peak memory, best of 3):")
+    print("")
+    print("| members | tree.json | validate | render -o tree.svg | render -o layout.json |")
+    print("|---:|---:|---:|---:|---:|")
+    let folder = NSTemporaryDirectory() + "familytree-cli-bench-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for members in options.cliSizes {
+        let tree = folder + "/tree.json"
+        guard runLimited(cli, ["generate", "--members", "\(members)", "--seed", "\(options.seed)", "-o", tree], input: nil, limit: 600) != nil else {
+            print("| \(members) | generate failed | | | |")
+            continue
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: tree)[.size] as? Int) ?? 0
+        var cells: [String] = []
+        for arguments in [["validate", tree], ["render", tree, "-o", folder + "/tree.svg"], ["render", tree, "-o", folder + "/layout.json"]] {
+            let runs = (0..<3).compactMap { _ in runLimited(cli, arguments, input: nil, limit: 600) }
+            guard let best = runs.min(by: { $0.seconds < $1.seconds }) else { cells.append("failed"); continue }
+            cells.append("\(formatSeconds(best.seconds)), \(formatMemory(runs.map(\.peakKB).max() ?? 0))")
+        }
+        print("| \(members) | \(formatMemory(size / 1024)) | \(cells.joined(separator: " | ")) |")
     }
 }

@@ -12,13 +12,16 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// Our layout as DOT with fixed positions, for `neato -n2`.
     case dotPositioned = "dot-positioned"
     case layoutJSON = "layout-json"
+    /// A page to explore: zoom, pan, search, a card per person.
+    case html
 
-    /// The format a file name implies: `.svg`, `.dot`, `.json`.
+    /// The format a file name implies: `.svg`, `.dot`, `.json`, `.html`.
     init?(fileName: String) {
         switch URL(fileURLWithPath: fileName).pathExtension.lowercased() {
         case "svg": self = .svg
         case "dot", "gv": self = .dot
         case "json": self = .layoutJSON
+        case "html", "htm": self = .html
         default: return nil
         }
     }
@@ -47,15 +50,19 @@ enum RendererChoice: String, ExpressibleByArgument, CaseIterable {
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a family tree as SVG, DOT or layout JSON.",
+        abstract: "Draw a family tree as SVG, DOT, layout JSON or an HTML page to explore.",
         discussion: """
-        The format follows the output file's extension (.svg, .dot, .json); --format overrides it.
+        The format follows the output file's extension (.svg, .dot, .json, .html); --format overrides it.
+        An HTML page is one file that needs no network: zoom and pan, search, a card for each person,
+        and #member-id in its address opens on that person; there --root chooses whom it opens on
+        (the whole tree is drawn).
         Without -o, or with -o -, the output goes to standard output (SVG unless --format says otherwise).
         With --engine graphviz (a build with the Graphviz trait) Graphviz's dot lays the tree out through
         cgraph; --renderer graphviz then draws it with Graphviz's own renderer in any format it has.
 
         Examples:
           familytree render examples/family.json -o family.svg
+          familytree render royal92.ged -o royal.html --root Victoria
           familytree render tree.json -o tree.dot && dot -Tpng tree.dot -o tree.png
           familytree render tree.json --format dot-positioned | neato -n2 -Tpdf -o tree.pdf
           familytree render tree.json --root "Ada Lovelace" --generations 2 -o ada.svg
@@ -72,10 +79,10 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
     var output: String = "-"
 
-    @Option(help: "Output format: svg, dot, dot-positioned or layout-json (with --renderer graphviz: any Graphviz format).")
+    @Option(help: "Output format: svg, dot, dot-positioned, layout-json or html (with --renderer graphviz: any Graphviz format).")
     var format: String?
 
-    @Option(help: "Draw only the part around this member (an id or a unique name).")
+    @Option(help: "Draw only the part around this member (an id or a unique name); for html, the person the page opens on.")
     var root: String?
 
     @Option(help: "With --root: generations up and down to include.")
@@ -116,14 +123,14 @@ struct RenderCommand: ParsableCommand {
             return
         }
         if let format, OutputFormat(rawValue: format) == nil {
-            throw ValidationError("--format must be svg, dot, dot-positioned or layout-json")
+            throw ValidationError("--format must be svg, dot, dot-positioned, layout-json or html")
         }
         if format == nil, !TreeFiles.isStream(output), OutputFormat(fileName: output) == nil {
             let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
             if ["png", "pdf", "jpg", "jpeg"].contains(fileExtension) {
                 throw ValidationError("familytree writes SVG, not \(fileExtension.uppercased()); write tree.svg and convert it (rsvg-convert -f \(fileExtension == "pdf" ? "pdf" : "png") tree.svg -o \(URL(fileURLWithPath: output).lastPathComponent), from Debian's librsvg2-bin)")
             }
-            throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot or .json, or --format")
+            throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot, .json or .html, or --format")
         }
         guard generations >= 0 else { throw ValidationError("--generations must be 0 or more") }
         if label == .relation, home == nil { throw ValidationError("--label relation needs --home, the person everyone is related to") }
@@ -131,8 +138,15 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         var graph = try TreeFiles.loadGraph(tree)
+        let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
+        // A page to explore shows everyone and opens on --root; the other formats draw its part.
+        var openOn: Int?
         if let root {
-            graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
+            if chosenFormat == .html, renderer == .native {
+                openOn = try graph.resolveMember(root)
+            } else {
+                graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
+            }
         }
         let day = try Today.dayNumber(today)
         // Relationships are read before the living are hidden: "Aunt" says nothing private.
@@ -150,7 +164,6 @@ struct RenderCommand: ParsableCommand {
             try TreeFiles.write(to: output) { try $0.write(bytes[...]) }
             return
         }
-        let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
         if chosenFormat == .dot {
             let dot = engine == .graphviz
                 ? try GraphvizSupport.dot(graph, labeler: labeler, direction: direction)
@@ -167,6 +180,10 @@ struct RenderCommand: ParsableCommand {
             try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme).render(layout, of: graph, to: &$0) }
         case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
         case .layoutJSON, .dot: try TreeFiles.write(to: output) { try LayoutJSONWriter.render(layout, of: graph, to: &$0) }
+        case .html:
+            // Ids may have changed with --private; the order of members has not.
+            let renderer = HTMLRenderer(labeler: labeler, openOn: openOn.map { graph.members[$0].id }, today: day)
+            try TreeFiles.write(to: output) { try renderer.render(layout, of: graph, to: &$0) }
         }
     }
 }

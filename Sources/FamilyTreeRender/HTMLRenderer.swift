@@ -1,0 +1,208 @@
+import FamilyTree
+import FamilyTreeLayout
+
+/// Renders a layout as one self-contained HTML page to explore: zoom and pan, search, a card for
+/// each person, keyboard moves between relatives, the URL's `#member-id` opening on a person.
+///
+/// The page needs nothing from the network: the layout travels as compact JSON inside it and a
+/// small viewer script (`HTMLViewer`) draws only what is on screen on a canvas, so a tree of
+/// 100,000 people pans smoothly. Every user string is escaped for its place: HTML text in the
+/// page, and JSON whose `<`, `>` and `&` are `\u` escapes inside the data script, so a name such
+/// as `</script>` cannot end it. The viewer puts names into the page only as text, never as markup.
+public struct HTMLRenderer: Sendable {
+    /// Writes each member's label and sizes the boxes.
+    public var labeler: Labeler
+    /// The page's title; defaults to a count of members.
+    public var title: String?
+    /// The member the page opens on (centred and selected), unless the URL names another.
+    public var openOn: Member.ID?
+    /// The day ages are given on (a day number); `nil` leaves ages out.
+    public var today: Int?
+
+    /// A renderer labelling with `labeler`, titled `title`, opening on `openOn`, giving ages on `today`.
+    public init(labeler: Labeler = Labeler(), title: String? = nil, openOn: Member.ID? = nil, today: Int? = nil) {
+        self.labeler = labeler
+        self.title = title
+        self.openOn = openOn
+        self.today = today
+    }
+
+    /// The page; identical input gives byte-identical output.
+    public func render(_ layout: Layout, of graph: FamilyGraph) -> String {
+        var output = CollectedOutput()
+        // Collecting in memory cannot fail.
+        try! render(layout, of: graph, to: &output)
+        return output.text
+    }
+
+    /// Writes the page to `output` in chunks.
+    public func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
+        var writer = ChunkedWriter(output)
+        let pageTitle = title ?? "Family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))"
+        writer.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        writer.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        // No request may leave the page: nothing but inline styles, scripts and data: images.
+        writer.append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n")
+        writer.append("<title>")
+        writer.appendEscaped(pageTitle)
+        writer.append("</title>\n<style>\n")
+        writer.append(HTMLViewer.styleSheet)
+        writer.append("</style>\n</head>\n<body>\n")
+        writer.append(HTMLViewer.body)
+        writer.append("<script type=\"application/json\" id=\"family-tree-data\">")
+        try writeData(layout, of: graph, title: pageTitle, into: &writer)
+        writer.append("</script>\n<script>\n")
+        writer.append(HTMLViewer.script)
+        writer.append("</script>\n</body>\n</html>\n")
+        try writer.flush()
+        output = writer.output
+    }
+
+    /// The layout as compact JSON, safe inside a script element.
+    ///
+    /// `m`: members `[id, label lines, x, y, width, height, sex, flags, colour, card]` (flags: 1 a
+    /// cross-bloodline member, 2 removed from view); `u`: unions `[x, y, partners, children, child
+    /// kinds, marriage, divorce]` by member index; `e`: lines `[kind, x1, y1, x2, y2, ...]` (kind 0
+    /// partner, 1 child, 2 other parent, 3 cross-bloodline); `c`: cross-bloodline links `[child,
+    /// parent]`. Coordinates are whole points.
+    private func writeData<Output>(_ layout: Layout, of graph: FamilyGraph, title: String, into writer: inout ChunkedWriter<Output>) throws {
+        func string(_ text: String) { writer.appendScriptSafeJSON(text) }
+        func integer(_ value: Double) { writer.appendNumber(value.rounded()) }
+        let crossChildren = Set(graph.crossBloodlineConnections.map(\.fromChild))
+        writer.append("{\"title\":")
+        string(title)
+        writer.append(",\"direction\":")
+        string(layout.direction.rawValue)
+        writer.append(",\"width\":")
+        integer(layout.width)
+        writer.append(",\"height\":")
+        integer(layout.height)
+        writer.append(",\"open\":")
+        if let openOn, let index = graph.index(of: openOn) { writer.append("\(index)") } else { writer.append("null") }
+        writer.append(",\"m\":[")
+        for (position, box) in layout.boxes.enumerated() {
+            let member = graph.members[box.member]
+            if position > 0 { writer.append(",") }
+            writer.append("[")
+            string(member.id)
+            writer.append(",[")
+            for (line, text) in labeler.lines(for: member).enumerated() {
+                if line > 0 { writer.append(",") }
+                string(text)
+            }
+            writer.append("],")
+            integer(box.x)
+            writer.append(",")
+            integer(box.y)
+            writer.append(",")
+            integer(box.width)
+            writer.append(",")
+            integer(box.height)
+            let sex = switch member.sex { case .male?: 1; case .female?: 2; case .other?: 3; default: 0 }
+            writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
+            if let color = member.color { string(color) } else { writer.append("null") }
+            writer.append(",")
+            writeCard(member, into: &writer)
+            writer.append("]")
+            try writer.flushIfFull()
+        }
+        writer.append("],\"u\":[")
+        for (position, point) in layout.unions.enumerated() {
+            let union = graph.unions[point.union]
+            if position > 0 { writer.append(",") }
+            writer.append("[")
+            integer(point.x)
+            writer.append(",")
+            integer(point.y)
+            writer.append(",[\(graph.topology.partners[point.union].map(String.init).joined(separator: ","))]")
+            writer.append(",[\(graph.topology.children[point.union].map(String.init).joined(separator: ","))]")
+            writer.append(",[\(union.children.map { "\(Self.kindCode($0.kind))" }.joined(separator: ","))],")
+            if let marriage = union.marriage?.displayText ?? union.marriagePhrase { string(marriage) } else { writer.append("null") }
+            writer.append(",")
+            if let divorce = union.divorce?.displayText ?? union.divorcePhrase { string(divorce) } else { writer.append("null") }
+            writer.append("]")
+            try writer.flushIfFull()
+        }
+        writer.append("],\"e\":[")
+        for (position, edge) in layout.edges.enumerated() {
+            if position > 0 { writer.append(",") }
+            let kind = switch edge.kind { case .partner: 0; case .child: 1; case .otherParent: 2; case .crossBloodline: 3 }
+            writer.append("[\(kind)")
+            for point in edge.points {
+                writer.append(",")
+                integer(point.x)
+                writer.append(",")
+                integer(point.y)
+            }
+            writer.append("]")
+            try writer.flushIfFull()
+        }
+        writer.append("],\"c\":[")
+        for (position, link) in graph.topology.crossLinks.enumerated() {
+            if position > 0 { writer.append(",") }
+            writer.append("[\(link.child),\(link.parent)]")
+        }
+        writer.append("]}")
+    }
+
+    /// What the card shows beyond the label: `{n: full name, k: nickname, b: born, d: died,
+    /// a: age, p: photo, t: notes, ph: phones, em: e-mails}`, each only when there is one.
+    private func writeCard<Output>(_ member: Member, into writer: inout ChunkedWriter<Output>) {
+        var fields: [(String, String)] = [("n", member.fullName)]
+        if let nickname = member.nickname, !nickname.isEmpty { fields.append(("k", nickname)) }
+        if let born = member.birthday?.displayText ?? member.birthPhrase { fields.append(("b", born)) }
+        if let died = member.deathDate?.displayText ?? member.deathPhrase { fields.append(("d", died)) }
+        if let today, let birthday = member.birthday {
+            if let death = member.deathDate, let age = Age(birthday: birthday, death: death) {
+                fields.append(("a", "died at \(age)"))
+            } else if member.deathDate == nil, member.deathPhrase == nil, let age = Age(birthday: birthday, on: today) {
+                fields.append(("a", "\(age)"))
+            }
+        }
+        // Only an embedded image can be shown: a page that loads nothing from elsewhere.
+        if let photo = member.photo, photo.hasPrefix("data:image/") { fields.append(("p", photo)) }
+        if let notes = member.notes, !notes.isEmpty { fields.append(("t", notes)) }
+        if let contact = member.contact {
+            let phones = contact.phones.map { $0.label.isEmpty ? $0.value : "\($0.label): \($0.value)" }
+            let emails = contact.emails.map(\.value)
+            if !phones.isEmpty { fields.append(("ph", phones.joined(separator: "\n"))) }
+            if !emails.isEmpty { fields.append(("em", emails.joined(separator: "\n"))) }
+        }
+        writer.append("{")
+        for (position, (key, value)) in fields.enumerated() {
+            writer.append(position == 0 ? "\"" : ",\"")
+            writer.append(key)
+            writer.append("\":")
+            writer.appendScriptSafeJSON(value)
+        }
+        writer.append("}")
+    }
+
+    static func kindCode(_ kind: ChildKind) -> Int {
+        switch kind {
+        case .birth: 0
+        case .adopted: 1
+        case .step: 2
+        case .foster: 3
+        }
+    }
+}
+
+extension ChunkedWriter {
+    /// `text` as a JSON string that is also safe inside an HTML script element: `<`, `>`, `&`,
+    /// U+2028 and U+2029 as `\u` escapes, so no name can close the element or open a comment.
+    mutating func appendScriptSafeJSON(_ text: String) {
+        var quoted = ""
+        for scalar in JSONWriter.quoted(text).unicodeScalars {
+            switch scalar {
+            case "<": quoted += "\\u003c"
+            case ">": quoted += "\\u003e"
+            case "&": quoted += "\\u0026"
+            case "\u{2028}": quoted += "\\u2028"
+            case "\u{2029}": quoted += "\\u2029"
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        append(quoted)
+    }
+}

@@ -1,0 +1,568 @@
+/// The page around an HTML chart: its style sheet, its controls and the viewer script.
+///
+/// The viewer draws on a canvas and only what is on screen: members and lines are bucketed in a
+/// grid once, each frame walks the cells in view. Far out it draws a bitmap of the whole tree made
+/// once; closer, boxes without text, then names, then the second line. It touches the page only
+/// through `textContent` and element properties, never `innerHTML`, so no name becomes markup.
+enum HTMLViewer {
+    static let styleSheet = #"""
+    :root { color-scheme: light dark; --bg: #ffffff; --fg: #1d2433; --muted: #4a5568; --box: #f4f6fb; --male: #e8f1fb;
+      --female: #fbeef3; --line: #5b6b8c; --cross: #d9822b; --panel: #ffffffee; --focus: #1a73e8; --hit: #ffd54a; }
+    @media (prefers-color-scheme: dark) {
+      :root { --bg: #14171f; --fg: #e8ecf4; --muted: #b3bdd0; --box: #232a38; --male: #1f2b3d; --female: #3a2430;
+        --line: #8fa3c8; --cross: #f0a35a; --panel: #1c212bee; --focus: #8ab4f8; --hit: #b8860b; }
+    }
+    * { box-sizing: border-box; }
+    html, body { margin: 0; height: 100%; background: var(--bg); color: var(--fg);
+      font: 14px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; overflow: hidden; }
+    #chart { position: fixed; inset: 0; width: 100%; height: 100%; touch-action: none; cursor: grab; outline: none; }
+    #chart:focus-visible { box-shadow: inset 0 0 0 3px var(--focus); }
+    #toolbar { position: fixed; z-index: 2; top: 8px; left: 8px; right: 8px; display: flex; gap: 6px; flex-wrap: wrap; align-items: flex-start; pointer-events: none; }
+    #toolbar > * { pointer-events: auto; }
+    #search-box { position: relative; }
+    #search { width: min(18rem, 60vw); padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); font: inherit; }
+    #results { position: absolute; top: 100%; left: 0; margin: 2px 0 0; padding: 0; list-style: none; max-height: 50vh; overflow: auto;
+      width: min(22rem, 80vw); background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
+    #results:empty { display: none; }
+    #results li { padding: 5px 8px; cursor: pointer; }
+    #results li[aria-selected="true"], #results li:hover { background: var(--hit); color: #000; }
+    button { padding: 6px 10px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); font: inherit; cursor: pointer; }
+    button:focus-visible, #search:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }
+    #card { position: fixed; z-index: 3; right: 8px; bottom: 8px; width: min(22rem, calc(100vw - 16px)); max-height: 70vh; overflow: auto;
+      background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; }
+    #card[hidden] { display: none; }
+    #card h2 { margin: 0 0 4px; font-size: 17px; }
+    #card .photo { float: right; width: 64px; height: 64px; border-radius: 50%; object-fit: cover; margin: 0 0 6px 8px; background: var(--box); }
+    #card .icon { float: right; width: 64px; height: 64px; border-radius: 50%; margin: 0 0 6px 8px; background: var(--box);
+      display: flex; align-items: center; justify-content: center; font-size: 30px; color: var(--muted); }
+    #card dl { margin: 6px 0 0; display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; clear: both; }
+    #card dt { color: var(--muted); }
+    #card dd { margin: 0; white-space: pre-line; }
+    #card a { color: var(--focus); }
+    #card .close { position: absolute; top: 6px; right: 6px; padding: 0 6px; }
+    #hint { position: fixed; z-index: 1; left: 8px; margin: 0; pointer-events: none; bottom: 8px; color: var(--muted); font-size: 12px; max-width: 50vw; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    @media print { #toolbar, #hint, #card .close { display: none; } #chart { position: static; } }
+    """#
+
+    static let body = #"""
+    <div id="toolbar" role="toolbar" aria-label="Chart controls">
+    <div id="search-box"><label class="visually-hidden" for="search">Find a person</label>
+    <input id="search" type="search" placeholder="Find a person…" autocomplete="off" role="combobox" aria-expanded="false" aria-controls="results" aria-autocomplete="list">
+    <ul id="results" role="listbox" aria-label="People found"></ul></div>
+    <button id="fit" type="button" title="Fit the tree to the screen (0)">Fit</button>
+    <button id="zoom-in" type="button" title="Zoom in (+)" aria-label="Zoom in">+</button>
+    <button id="zoom-out" type="button" title="Zoom out (-)" aria-label="Zoom out">−</button>
+    <button id="to-person" type="button" title="Zoom to the selected person">Zoom to person</button>
+    <button id="links" type="button" aria-pressed="true" title="Show cross-bloodline links">Links</button>
+    </div>
+    <canvas id="chart" tabindex="0" role="img" aria-label="Family tree chart. Use the search box to find a person; arrow keys pan, plus and minus zoom; with a person selected, Alt with the arrow keys moves to a parent, a child or a sibling, and S to a spouse."></canvas>
+    <aside id="card" role="dialog" aria-labelledby="card-name" aria-live="polite" hidden></aside>
+    <p id="hint">Drag or use the arrow keys to move, scroll or pinch to zoom, click a person for details.</p>
+
+    """#
+
+    static let script = #"""
+    "use strict";
+    (function () {
+      const data = JSON.parse(document.getElementById("family-tree-data").textContent);
+      const members = data.m, unions = data.u, edges = data.e, count = members.length;
+      const canvas = document.getElementById("chart"), context = canvas.getContext("2d");
+      const searchInput = document.getElementById("search"), resultsList = document.getElementById("results");
+      const card = document.getElementById("card");
+      let scale = 1, originX = 0, originY = 0, selected = -1, showLinks = true, dirty = true, overview = null;
+      let width = 0, height = 0, ratio = 1;
+      const colours = {};
+      function readColours() {
+        const style = getComputedStyle(document.documentElement);
+        for (const name of ["bg", "fg", "muted", "box", "male", "female", "line", "cross", "focus", "hit"]) {
+          colours[name] = style.getPropertyValue("--" + name).trim();
+        }
+        overview = null;
+        dirty = true;
+      }
+
+      // Relatives, from the unions.
+      const parentsOf = Array.from({ length: count }, () => []), childrenOf = Array.from({ length: count }, () => []);
+      const spousesOf = Array.from({ length: count }, () => []), unionsOf = Array.from({ length: count }, () => []);
+      const siblingsOf = new Array(count).fill(null);
+      unions.forEach((union, index) => {
+        const [, , partners, children] = union;
+        for (const partner of partners) {
+          unionsOf[partner].push(index);
+          for (const child of children) { childrenOf[partner].push(child); }
+          for (const other of partners) { if (other !== partner) { spousesOf[partner].push({ member: other, union: index }); } }
+        }
+        for (const child of children) {
+          for (const partner of partners) { if (!parentsOf[child].includes(partner)) { parentsOf[child].push(partner); } }
+          if (siblingsOf[child] === null) { siblingsOf[child] = children; }
+        }
+      });
+      const crossOf = new Set(data.c.map(link => link[0]));
+      for (const [child, parent] of data.c) {
+        if (!parentsOf[child].includes(parent)) { parentsOf[child].push(parent); }
+        if (!childrenOf[parent].includes(child)) { childrenOf[parent].push(child); }
+      }
+      const indexOfID = new Map(members.map((member, index) => [member[0], index]));
+
+      // A grid of cells, each listing the members and lines that touch it.
+      const cellSize = 600, columns = Math.max(1, Math.ceil((data.width + 1) / cellSize)), rows = Math.max(1, Math.ceil((data.height + 1) / cellSize));
+      const memberCells = new Map(), edgeCells = new Map();
+      function addToCells(map, item, x0, y0, x1, y1) {
+        const c0 = Math.max(0, Math.floor(x0 / cellSize)), c1 = Math.min(columns - 1, Math.floor(x1 / cellSize));
+        const r0 = Math.max(0, Math.floor(y0 / cellSize)), r1 = Math.min(rows - 1, Math.floor(y1 / cellSize));
+        for (let r = r0; r <= r1; r++) {
+          for (let c = c0; c <= c1; c++) {
+            const key = r * columns + c;
+            let list = map.get(key);
+            if (!list) { list = []; map.set(key, list); }
+            list.push(item);
+          }
+        }
+      }
+      members.forEach((m, index) => addToCells(memberCells, index, m[2], m[3], m[2] + m[4], m[3] + m[5]));
+      edges.forEach((edge, index) => {
+        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        for (let i = 1; i < edge.length; i += 2) {
+          x0 = Math.min(x0, edge[i]); x1 = Math.max(x1, edge[i]); y0 = Math.min(y0, edge[i + 1]); y1 = Math.max(y1, edge[i + 1]);
+        }
+        // A long line is listed in the cells along it, not in every cell of its bounding box.
+        for (let i = 1; i + 3 < edge.length; i += 2) {
+          addToCells(edgeCells, index, Math.min(edge[i], edge[i + 2]), Math.min(edge[i + 1], edge[i + 3]), Math.max(edge[i], edge[i + 2]), Math.max(edge[i + 1], edge[i + 3]));
+        }
+      });
+      const drawnEdge = new Uint32Array(edges.length), drawnMember = new Uint32Array(count);
+      let frameNumber = 0;
+
+      function resize() {
+        ratio = window.devicePixelRatio || 1;
+        width = canvas.clientWidth; height = canvas.clientHeight;
+        canvas.width = Math.round(width * ratio); canvas.height = Math.round(height * ratio);
+        dirty = true;
+      }
+
+      // The whole tree once, small: what the screen shows when boxes would be a few pixels.
+      function makeOverview() {
+        const longest = Math.max(data.width, data.height, 1), size = Math.min(4096, Math.max(256, Math.ceil(longest / 8)));
+        const factor = size / longest;
+        const image = document.createElement("canvas");
+        image.width = Math.max(1, Math.ceil(data.width * factor)); image.height = Math.max(1, Math.ceil(data.height * factor));
+        const g = image.getContext("2d");
+        g.fillStyle = colours.line;
+        for (const m of members) { g.fillRect(m[2] * factor, m[3] * factor, Math.max(1, m[4] * factor), Math.max(1, m[5] * factor)); }
+        overview = { image, factor };
+      }
+
+      function visibleCells() {
+        const x0 = originX, y0 = originY, x1 = originX + width / scale, y1 = originY + height / scale;
+        return [Math.max(0, Math.floor(x0 / cellSize)), Math.min(columns - 1, Math.floor(x1 / cellSize)),
+                Math.max(0, Math.floor(y0 / cellSize)), Math.min(rows - 1, Math.floor(y1 / cellSize))];
+      }
+
+      const images = new Map();
+      function photo(index) {
+        const source = members[index][9].p;
+        if (!source) { return null; }
+        let image = images.get(index);
+        if (!image) { image = new Image(); image.onload = () => { dirty = true; }; image.src = source; images.set(index, image); }
+        return image.complete && image.naturalWidth > 0 ? image : null;
+      }
+
+      function draw() {
+        frameNumber++;
+        context.setTransform(ratio, 0, 0, ratio, 0, 0);
+        context.fillStyle = colours.bg;
+        context.fillRect(0, 0, width, height);
+        context.setTransform(ratio * scale, 0, 0, ratio * scale, -originX * scale * ratio, -originY * scale * ratio);
+        const typicalWidth = 150 * scale;
+        if (typicalWidth < 4) {
+          if (!overview) { makeOverview(); }
+          context.imageSmoothingEnabled = true;
+          context.drawImage(overview.image, 0, 0, overview.image.width / overview.factor, overview.image.height / overview.factor);
+          drawSelection();
+          return;
+        }
+        const [c0, c1, r0, r1] = visibleCells();
+        context.lineWidth = 1.4 / Math.max(scale, 0.35);
+        context.lineJoin = "round";
+        for (let kind = 0; kind < 4; kind++) {
+          if (kind === 3 && !showLinks) { continue; }
+          context.strokeStyle = kind === 3 ? colours.cross : colours.line;
+          context.setLineDash(kind === 3 ? [6, 3] : kind === 2 ? [2, 3] : []);
+          context.lineWidth = (kind === 0 || kind === 3 ? 2 : 1.4) / Math.min(1, Math.max(scale, 0.35));
+          context.beginPath();
+          for (let r = r0; r <= r1; r++) {
+            for (let c = c0; c <= c1; c++) {
+              for (const index of edgeCells.get(r * columns + c) || []) {
+                const edge = edges[index];
+                if (edge[0] !== kind || drawnEdge[index] === frameNumber) { continue; }
+                drawnEdge[index] = frameNumber;
+                context.moveTo(edge[1], edge[2]);
+                for (let i = 3; i < edge.length; i += 2) { context.lineTo(edge[i], edge[i + 1]); }
+              }
+            }
+          }
+          context.stroke();
+        }
+        context.setLineDash([]);
+        const showText = typicalWidth >= 45, showDetail = typicalWidth >= 90, showPhotos = scale >= 1.2;
+        context.textBaseline = "middle";
+        context.textAlign = "center";
+        for (let r = r0; r <= r1; r++) {
+          for (let c = c0; c <= c1; c++) {
+            for (const index of memberCells.get(r * columns + c) || []) {
+              if (drawnMember[index] === frameNumber) { continue; }
+              drawnMember[index] = frameNumber;
+              const m = members[index], [x, y, w, h] = [m[2], m[3], m[4], m[5]];
+              context.fillStyle = m[8] || (m[6] === 1 ? colours.male : m[6] === 2 ? colours.female : colours.box);
+              context.fillRect(x, y, w, h);
+              const cross = m[7] & 1 && showLinks;
+              context.strokeStyle = cross ? colours.cross : colours.line;
+              context.lineWidth = (cross ? 2.5 : 1.2) / Math.min(1, Math.max(scale, 0.35));
+              context.strokeRect(x, y, w, h);
+              if (!showText) { continue; }
+              let textX = x + w / 2;
+              if (showPhotos) {
+                const image = photo(index);
+                if (image) {
+                  const size = h - 10;
+                  context.save(); context.beginPath(); context.arc(x + 5 + size / 2, y + h / 2, size / 2, 0, Math.PI * 2); context.clip();
+                  context.drawImage(image, x + 5, y + 5, size, size); context.restore();
+                  textX += size / 2;
+                }
+              }
+              context.fillStyle = m[8] ? textOn(m[8]) : colours.fg;
+              const lines = m[1];
+              const lineCount = showDetail ? lines.length : 1;
+              const top = y + h / 2 - (lineCount - 1) * 8;
+              context.font = "600 13px system-ui, sans-serif";
+              context.fillText(lines[0] || "", textX, top, w - 8);
+              if (showDetail) {
+                context.font = "11px system-ui, sans-serif";
+                if (!m[8]) { context.fillStyle = colours.muted; }
+                for (let line = 1; line < lines.length; line++) { context.fillText(lines[line], textX, top + line * 16, w - 8); }
+              }
+            }
+          }
+        }
+        drawSelection();
+      }
+
+      function textOn(colour) {
+        const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
+        if (!hex) { return colours.fg; }
+        let value = hex[1];
+        if (value.length === 3) { value = value.split("").map(digit => digit + digit).join(""); }
+        const [r, g, b] = [0, 2, 4].map(i => parseInt(value.slice(i, i + 2), 16));
+        return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#111111" : "#ffffff";
+      }
+
+      function drawSelection() {
+        if (selected < 0) { return; }
+        const m = members[selected];
+        context.strokeStyle = colours.focus;
+        context.lineWidth = 4 / scale;
+        const pad = 4 / scale;
+        context.strokeRect(m[2] - pad, m[3] - pad, m[4] + 2 * pad, m[5] + 2 * pad);
+      }
+
+      const frameTimes = [];
+      let firstFrameAt = null;
+      function frame() {
+        if (dirty) {
+          dirty = false;
+          const start = performance.now();
+          draw();
+          const end = performance.now();
+          if (firstFrameAt === null) { firstFrameAt = end; }
+          frameTimes.push(end - start);
+          if (frameTimes.length > 600) { frameTimes.shift(); }
+          canvas.dataset.scale = String(scale);
+        }
+        requestAnimationFrame(frame);
+      }
+
+      // The view: screen = (world - origin) * scale.
+      const minimumScale = () => Math.min(width / Math.max(data.width, 1), height / Math.max(data.height, 1), 1) * 0.5;
+      function setScale(value, screenX, screenY) {
+        const next = Math.min(8, Math.max(minimumScale(), value));
+        const worldX = originX + screenX / scale, worldY = originY + screenY / scale;
+        scale = next;
+        originX = worldX - screenX / scale; originY = worldY - screenY / scale;
+        dirty = true;
+      }
+      function fit() {
+        const margin = 40;
+        scale = Math.min((width - margin) / Math.max(data.width, 1), (height - margin) / Math.max(data.height, 1), 2);
+        originX = data.width / 2 - width / 2 / scale; originY = data.height / 2 - height / 2 / scale;
+        dirty = true;
+      }
+      function centreOn(index, zoom) {
+        const m = members[index];
+        if (zoom) { scale = Math.max(scale, 1); }
+        originX = m[2] + m[4] / 2 - width / 2 / scale; originY = m[3] + m[5] / 2 - height / 2 / scale;
+        dirty = true;
+      }
+      function memberAt(screenX, screenY) {
+        const x = originX + screenX / scale, y = originY + screenY / scale;
+        const cell = Math.floor(y / cellSize) * columns + Math.floor(x / cellSize);
+        for (const index of memberCells.get(cell) || []) {
+          const m = members[index];
+          if (x >= m[2] && x <= m[2] + m[4] && y >= m[3] && y <= m[3] + m[5]) { return index; }
+        }
+        return -1;
+      }
+
+      // The card: built from text nodes only.
+      function element(tag, text, className) {
+        const node = document.createElement(tag);
+        if (text !== undefined) { node.textContent = text; }
+        if (className) { node.className = className; }
+        return node;
+      }
+      function personLink(index, suffix) {
+        const link = element("a", members[index][9].n || members[index][1][0] || members[index][0]);
+        link.href = "#" + encodeURIComponent(members[index][0]);
+        const span = element("span");
+        span.append(link);
+        if (suffix) { span.append(document.createTextNode(suffix)); }
+        return span;
+      }
+      const kindWords = ["", " (adopted)", " (step)", " (foster)"];
+      function showCard(index) {
+        const m = members[index], info = m[9];
+        card.replaceChildren();
+        const close = element("button", "×", "close");
+        close.type = "button"; close.setAttribute("aria-label", "Close");
+        close.addEventListener("click", () => { card.hidden = true; canvas.focus(); });
+        card.append(close);
+        if (info.p) {
+          const image = element("img", undefined, "photo");
+          image.alt = ""; image.src = info.p;
+          card.append(image);
+        } else {
+          const icon = element("div", "👤", "icon");
+          icon.setAttribute("aria-hidden", "true");
+          card.append(icon);
+        }
+        const name = element("h2", info.n || m[1][0] || m[0]);
+        name.id = "card-name";
+        card.append(name);
+        const list = element("dl");
+        function row(term, value) {
+          if (value === undefined || value === null || value === "" || (value instanceof Array && value.length === 0)) { return; }
+          list.append(element("dt", term));
+          const detail = element("dd");
+          if (value instanceof Array) {
+            value.forEach((item, position) => { if (position > 0) { detail.append(document.createTextNode(", ")); } detail.append(item); });
+          } else { detail.textContent = value; }
+          list.append(detail);
+        }
+        row("Nickname", info.k);
+        row("Born", info.b);
+        row("Died", info.d);
+        row("Age", info.a);
+        row("Spouses", spousesOf[index].map(({ member, union }) => {
+          const [, , , , , marriage, divorce] = unions[union];
+          const dates = [marriage ? "married " + marriage : "", divorce ? "divorced " + divorce : ""].filter(Boolean).join(", ");
+          return personLink(member, dates ? " (" + dates + ")" : "");
+        }));
+        row("Parents", parentsOf[index].map(parent => personLink(parent, crossOf.has(index) && !isBirthParent(index, parent) ? " (cross-bloodline)" : "")));
+        row("Children", childrenOf[index].map(child => personLink(child, kindWords[kindOf(index, child)] || "")));
+        row("Phones", info.ph);
+        row("E-mails", info.em);
+        row("Notes", info.t);
+        card.append(list);
+        card.hidden = false;
+      }
+      function kindOf(parent, child) {
+        for (const union of unionsOf[parent]) {
+          const position = unions[union][3].indexOf(child);
+          if (position >= 0) { return unions[union][4][position] || 0; }
+        }
+        return 0;
+      }
+      function isBirthParent(child, parent) {
+        return unionsOf[parent].some(union => unions[union][3].includes(child));
+      }
+
+      function select(index, options) {
+        if (index < 0 || index >= count) { return; }
+        selected = index;
+        centreOn(index, options && options.zoom);
+        showCard(index);
+        canvas.setAttribute("aria-label", "Family tree chart, " + (members[index][9].n || members[index][0]) + " selected.");
+        const hash = "#" + encodeURIComponent(members[index][0]);
+        if (!(options && options.fromHash) && location.hash !== hash) { history.pushState(null, "", hash); }
+      }
+      function fromHash() {
+        if (!location.hash) { return false; }
+        let id;
+        try { id = decodeURIComponent(location.hash.slice(1)); } catch (error) { return false; }
+        const index = indexOfID.get(id);
+        if (index === undefined) { return false; }
+        select(index, { zoom: true, fromHash: true });
+        return true;
+      }
+      window.addEventListener("hashchange", fromHash);
+
+      // Search: case- and accent-insensitive, full names and nicknames, results as a list.
+      const fold = text => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+      const searchKeys = members.map(m => fold([m[9].n || "", m[9].k || "", m[1][0] || ""].join(" ")));
+      let results = [], active = -1;
+      function search() {
+        const query = fold(searchInput.value.trim());
+        results = [];
+        if (query) {
+          const words = query.split(/\s+/);
+          for (let index = 0; index < count && results.length < 50; index++) {
+            if (words.every(word => searchKeys[index].includes(word))) { results.push(index); }
+          }
+        }
+        active = results.length ? 0 : -1;
+        resultsList.replaceChildren(...results.map((index, position) => {
+          const item = element("li", (members[index][9].n || members[index][1][0]) + (members[index][1][1] ? " · " + members[index][1][1] : ""));
+          item.id = "result-" + position;
+          item.setAttribute("role", "option");
+          item.setAttribute("aria-selected", position === active ? "true" : "false");
+          item.addEventListener("mousedown", event => { event.preventDefault(); choose(position); });
+          return item;
+        }));
+        searchInput.setAttribute("aria-expanded", results.length ? "true" : "false");
+        if (active >= 0) { searchInput.setAttribute("aria-activedescendant", "result-0"); } else { searchInput.removeAttribute("aria-activedescendant"); }
+      }
+      function choose(position) {
+        if (position < 0 || position >= results.length) { return; }
+        select(results[position], { zoom: true });
+        resultsList.replaceChildren();
+        searchInput.setAttribute("aria-expanded", "false");
+      }
+      searchInput.addEventListener("input", search);
+      searchInput.addEventListener("keydown", event => {
+        if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+          if (!results.length) { return; }
+          event.preventDefault();
+          active = (active + (event.key === "ArrowDown" ? 1 : results.length - 1)) % results.length;
+          Array.from(resultsList.children).forEach((item, position) => item.setAttribute("aria-selected", position === active ? "true" : "false"));
+          searchInput.setAttribute("aria-activedescendant", "result-" + active);
+          resultsList.children[active].scrollIntoView({ block: "nearest" });
+        } else if (event.key === "Enter") {
+          event.preventDefault();
+          choose(Math.max(active, 0));
+        } else if (event.key === "Escape") {
+          resultsList.replaceChildren();
+        }
+      });
+
+      // Pointer: drag to pan, wheel and pinch to zoom about the pointer, click to select.
+      const pointers = new Map();
+      let dragged = false, pinchDistance = 0;
+      canvas.addEventListener("pointerdown", event => {
+        canvas.setPointerCapture(event.pointerId);
+        pointers.set(event.pointerId, { x: event.offsetX, y: event.offsetY });
+        dragged = false;
+        if (pointers.size === 2) { const [a, b] = [...pointers.values()]; pinchDistance = Math.hypot(a.x - b.x, a.y - b.y); }
+        canvas.style.cursor = "grabbing";
+      });
+      canvas.addEventListener("pointermove", event => {
+        const last = pointers.get(event.pointerId);
+        if (!last) { return; }
+        const current = { x: event.offsetX, y: event.offsetY };
+        pointers.set(event.pointerId, current);
+        if (pointers.size === 2) {
+          const [a, b] = [...pointers.values()];
+          const distance = Math.hypot(a.x - b.x, a.y - b.y);
+          if (pinchDistance > 0) { setScale(scale * distance / pinchDistance, (a.x + b.x) / 2, (a.y + b.y) / 2); }
+          pinchDistance = distance;
+          dragged = true;
+          return;
+        }
+        const dx = current.x - last.x, dy = current.y - last.y;
+        if (Math.abs(dx) + Math.abs(dy) > 0) {
+          if (Math.abs(dx) + Math.abs(dy) > 2) { dragged = true; }
+          originX -= dx / scale; originY -= dy / scale; dirty = true;
+        }
+      });
+      function release(event) {
+        const wasDrag = dragged || pointers.size > 1;
+        pointers.delete(event.pointerId);
+        if (pointers.size < 2) { pinchDistance = 0; }
+        canvas.style.cursor = "grab";
+        if (!wasDrag && event.type === "pointerup") {
+          const index = memberAt(event.offsetX, event.offsetY);
+          if (index >= 0) { select(index); }
+        }
+      }
+      canvas.addEventListener("pointerup", release);
+      canvas.addEventListener("pointercancel", release);
+      canvas.addEventListener("wheel", event => {
+        event.preventDefault();
+        const delta = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+        setScale(scale * Math.exp(-delta * 0.0015), event.offsetX, event.offsetY);
+      }, { passive: false });
+
+      // Keys: arrows pan, + - 0 zoom; with someone selected, Alt+arrows and S walk the family.
+      function move(target) { if (target !== undefined && target >= 0) { select(target); } }
+      function sibling(step) {
+        const siblings = siblingsOf[selected];
+        if (!siblings) { return undefined; }
+        return siblings[siblings.indexOf(selected) + step];
+      }
+      canvas.addEventListener("keydown", event => {
+        const step = 80 / scale;
+        if (event.altKey && selected >= 0) {
+          const targets = { ArrowUp: parentsOf[selected][0], ArrowDown: childrenOf[selected][0], ArrowLeft: sibling(-1), ArrowRight: sibling(1) };
+          if (event.key in targets) { event.preventDefault(); move(targets[event.key]); return; }
+        }
+        switch (event.key) {
+          case "ArrowLeft": originX -= step; break;
+          case "ArrowRight": originX += step; break;
+          case "ArrowUp": originY -= step; break;
+          case "ArrowDown": originY += step; break;
+          case "+": case "=": setScale(scale * 1.25, width / 2, height / 2); break;
+          case "-": case "_": setScale(scale / 1.25, width / 2, height / 2); break;
+          case "0": fit(); break;
+          case "s": case "S": if (selected >= 0 && spousesOf[selected].length) { move(spousesOf[selected][0].member); } break;
+          case "Enter": if (selected >= 0) { showCard(selected); card.querySelector("a, button").focus(); } break;
+          case "Escape": card.hidden = true; break;
+          default: return;
+        }
+        event.preventDefault();
+        dirty = true;
+      });
+
+      document.getElementById("fit").addEventListener("click", fit);
+      document.getElementById("zoom-in").addEventListener("click", () => setScale(scale * 1.25, width / 2, height / 2));
+      document.getElementById("zoom-out").addEventListener("click", () => setScale(scale / 1.25, width / 2, height / 2));
+      document.getElementById("to-person").addEventListener("click", () => { if (selected >= 0) { scale = 1.5; centreOn(selected); } });
+      const linksButton = document.getElementById("links");
+      linksButton.hidden = data.c.length === 0;
+      linksButton.addEventListener("click", () => {
+        showLinks = !showLinks;
+        linksButton.setAttribute("aria-pressed", String(showLinks));
+        dirty = true;
+      });
+      window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", readColours);
+      window.addEventListener("resize", resize);
+
+      // For pages that embed the chart, and for tests.
+      window.familyTreeViewer = {
+        get scale() { return scale; },
+        get origin() { return { x: originX, y: originY }; },
+        get selected() { return selected >= 0 ? members[selected][0] : null; },
+        get frameTimes() { return frameTimes.slice(); },
+        get firstFrameAt() { return firstFrameAt; },
+        select(id) { const index = indexOfID.get(id); if (index !== undefined) { select(index, { zoom: true }); } },
+        fit, zoom(factor, x, y) { setScale(scale * factor, x === undefined ? width / 2 : x, y === undefined ? height / 2 : y); },
+        pan(dx, dy) { originX += dx / scale; originY += dy / scale; dirty = true; },
+        worldPoint(x, y) { return { x: originX + x / scale, y: originY + y / scale }; },
+      };
+
+      readColours();
+      resize();
+      fit();
+      if (!fromHash() && data.open !== null) { select(data.open, { zoom: true, fromHash: true }); }
+      requestAnimationFrame(frame);
+    })();
+    """#
+}

@@ -34,7 +34,7 @@ enum HTMLViewer {
     #card h2 { margin: 0 0 4px; font-size: 17px; }
     #card .photo { float: right; width: 64px; height: 64px; border-radius: 50%; object-fit: cover; margin: 0 0 6px 8px; background: var(--box); }
     #card .icon { float: right; width: 64px; height: 64px; border-radius: 50%; margin: 0 0 6px 8px; background: var(--box);
-      display: flex; align-items: center; justify-content: center; font-size: 30px; color: var(--muted); }
+      display: flex; align-items: center; justify-content: center; font-size: 24px; font-weight: 600; color: var(--muted); }
     #card dl { margin: 6px 0 0; display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; clear: both; }
     #card dt { color: var(--muted); }
     #card dd { margin: 0; white-space: pre-line; }
@@ -67,7 +67,7 @@ enum HTMLViewer {
     (function () {
       const data = JSON.parse(document.getElementById("family-tree-data").textContent);
       const members = data.m, unions = data.u, edges = data.e, count = members.length;
-      const canvas = document.getElementById("chart"), context = canvas.getContext("2d");
+      const canvas = document.getElementById("chart"), context = canvas.getContext("2d", { alpha: false });
       const searchInput = document.getElementById("search"), resultsList = document.getElementById("results");
       const card = document.getElementById("card");
       let scale = 1, originX = 0, originY = 0, selected = -1, showLinks = true, dirty = true, overview = null;
@@ -107,7 +107,7 @@ enum HTMLViewer {
 
       // A grid of cells, each listing the members and lines that touch it.
       const cellSize = 600, columns = Math.max(1, Math.ceil((data.width + 1) / cellSize)), rows = Math.max(1, Math.ceil((data.height + 1) / cellSize));
-      const memberCells = new Map(), edgeCells = new Map();
+      const memberCells = new Map();
       function addToCells(map, item, x0, y0, x1, y1) {
         const c0 = Math.max(0, Math.floor(x0 / cellSize)), c1 = Math.min(columns - 1, Math.floor(x1 / cellSize));
         const r0 = Math.max(0, Math.floor(y0 / cellSize)), r1 = Math.min(rows - 1, Math.floor(y1 / cellSize));
@@ -121,17 +121,48 @@ enum HTMLViewer {
         }
       }
       members.forEach((m, index) => addToCells(memberCells, index, m[2], m[3], m[2] + m[4], m[3] + m[5]));
+      // Lines are indexed by segment. Horizontal segments of one kind at one height are merged
+      // first (the many long bus lines of a large tree lie on a few heights), then cut at cell
+      // borders; other segments are listed in the cells they cross.
+      const lanes = new Map(), otherSegments = new Map();
       edges.forEach((edge, index) => {
-        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-        for (let i = 1; i < edge.length; i += 2) {
-          x0 = Math.min(x0, edge[i]); x1 = Math.max(x1, edge[i]); y0 = Math.min(y0, edge[i + 1]); y1 = Math.max(y1, edge[i + 1]);
-        }
-        // A long line is listed in the cells along it, not in every cell of its bounding box.
+        const kind = edge[0];
         for (let i = 1; i + 3 < edge.length; i += 2) {
-          addToCells(edgeCells, index, Math.min(edge[i], edge[i + 2]), Math.min(edge[i + 1], edge[i + 3]), Math.max(edge[i], edge[i + 2]), Math.max(edge[i + 1], edge[i + 3]));
+          const ax = edge[i], ay = edge[i + 1], bx = edge[i + 2], by = edge[i + 3];
+          if (ay !== by) {
+            addToCells(otherSegments, index * 65536 + i, Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+            continue;
+          }
+          const key = ay * 4 + kind;
+          let pieces = lanes.get(key);
+          if (!pieces) { pieces = []; lanes.set(key, pieces); }
+          pieces.push(Math.min(ax, bx), Math.max(ax, bx));
         }
       });
-      const drawnEdge = new Uint32Array(edges.length), drawnMember = new Uint32Array(count);
+      const laneCells = new Map();
+      function addLane(kind, y, from, to) {
+        const row = Math.max(0, Math.min(rows - 1, Math.floor(y / cellSize)));
+        const c0 = Math.max(0, Math.floor(from / cellSize)), c1 = Math.min(columns - 1, Math.floor(to / cellSize));
+        for (let c = c0; c <= c1; c++) {
+          const cell = row * columns + c;
+          let list = laneCells.get(cell);
+          if (!list) { list = []; laneCells.set(cell, list); }
+          list.push([kind, Math.max(from, c * cellSize), y, Math.min(to, (c + 1) * cellSize)]);
+        }
+      }
+      for (const [key, pieces] of lanes) {
+        const kind = ((key % 4) + 4) % 4, y = (key - kind) / 4;
+        const order = Array.from({ length: pieces.length / 2 }, (_, i) => i).sort((a, b) => pieces[2 * a] - pieces[2 * b]);
+        let start = pieces[2 * order[0]], end = pieces[2 * order[0] + 1];
+        for (const i of order) {
+          if (pieces[2 * i] <= end) { end = Math.max(end, pieces[2 * i + 1]); continue; }
+          addLane(kind, y, start, end);
+          start = pieces[2 * i]; end = pieces[2 * i + 1];
+        }
+        addLane(kind, y, start, end);
+      }
+      lanes.clear();
+      const drawnSegment = new Set(), drawnMember = new Uint32Array(count);
       let frameNumber = 0;
 
       function resize() {
@@ -175,7 +206,7 @@ enum HTMLViewer {
         context.fillRect(0, 0, width, height);
         context.setTransform(ratio * scale, 0, 0, ratio * scale, -originX * scale * ratio, -originY * scale * ratio);
         const typicalWidth = 150 * scale;
-        if (typicalWidth < 4) {
+        if (typicalWidth < 10) {
           if (!overview) { makeOverview(); }
           context.imageSmoothingEnabled = true;
           context.drawImage(overview.image, 0, 0, overview.image.width / overview.factor, overview.image.height / overview.factor);
@@ -183,7 +214,8 @@ enum HTMLViewer {
           return;
         }
         const [c0, c1, r0, r1] = visibleCells();
-        context.lineWidth = 1.4 / Math.max(scale, 0.35);
+        const margin = 20 / scale;
+        const view = [originX - margin, originY - margin, originX + width / scale + margin, originY + height / scale + margin];
         context.lineJoin = "round";
         for (let kind = 0; kind < 4; kind++) {
           if (kind === 3 && !showLinks) { continue; }
@@ -191,61 +223,105 @@ enum HTMLViewer {
           context.setLineDash(kind === 3 ? [6, 3] : kind === 2 ? [2, 3] : []);
           context.lineWidth = (kind === 0 || kind === 3 ? 2 : 1.4) / Math.min(1, Math.max(scale, 0.35));
           context.beginPath();
+          drawnSegment.clear();
           for (let r = r0; r <= r1; r++) {
             for (let c = c0; c <= c1; c++) {
-              for (const index of edgeCells.get(r * columns + c) || []) {
-                const edge = edges[index];
-                if (edge[0] !== kind || drawnEdge[index] === frameNumber) { continue; }
-                drawnEdge[index] = frameNumber;
-                context.moveTo(edge[1], edge[2]);
-                for (let i = 3; i < edge.length; i += 2) { context.lineTo(edge[i], edge[i + 1]); }
+              const cell = r * columns + c;
+              // Each segment clipped to the screen: a dashed line a hundred thousand points long
+              // would otherwise be dashed whole, every frame.
+              for (const [laneKind, from, y, to] of laneCells.get(cell) || []) {
+                if (laneKind === kind) { clippedSegment(from, y, to, y, view); }
+              }
+              for (const key of otherSegments.get(cell) || []) {
+                const edge = edges[Math.floor(key / 65536)], i = key % 65536;
+                if (edge[0] !== kind || drawnSegment.has(key)) { continue; }
+                drawnSegment.add(key);
+                clippedSegment(edge[i], edge[i + 1], edge[i + 2], edge[i + 3], view);
               }
             }
           }
           context.stroke();
         }
         context.setLineDash([]);
-        const showText = typicalWidth >= 45, showDetail = typicalWidth >= 90, showPhotos = scale >= 1.2;
-        context.textBaseline = "middle";
-        context.textAlign = "center";
+        // Text only where it can be read: names from about 7 px on screen, the second line after.
+        const showText = scale >= 0.5, showDetail = scale >= 0.64, showPhotos = scale >= 1.2;
+        // The boxes in view, filled a colour at a time and outlined in two strokes (few state
+        // changes: a far view holds thousands of boxes).
+        const visible = [], byFill = new Map();
         for (let r = r0; r <= r1; r++) {
           for (let c = c0; c <= c1; c++) {
             for (const index of memberCells.get(r * columns + c) || []) {
               if (drawnMember[index] === frameNumber) { continue; }
               drawnMember[index] = frameNumber;
-              const m = members[index], [x, y, w, h] = [m[2], m[3], m[4], m[5]];
-              context.fillStyle = m[8] || (m[6] === 1 ? colours.male : m[6] === 2 ? colours.female : colours.box);
-              context.fillRect(x, y, w, h);
-              const cross = m[7] & 1 && showLinks;
-              context.strokeStyle = cross ? colours.cross : colours.line;
-              context.lineWidth = (cross ? 2.5 : 1.2) / Math.min(1, Math.max(scale, 0.35));
-              context.strokeRect(x, y, w, h);
-              if (!showText) { continue; }
-              let textX = x + w / 2;
-              if (showPhotos) {
-                const image = photo(index);
-                if (image) {
-                  const size = h - 10;
-                  context.save(); context.beginPath(); context.arc(x + 5 + size / 2, y + h / 2, size / 2, 0, Math.PI * 2); context.clip();
-                  context.drawImage(image, x + 5, y + 5, size, size); context.restore();
-                  textX += size / 2;
-                }
+              const m = members[index];
+              if (m[2] > view[2] || m[3] > view[3] || m[2] + m[4] < view[0] || m[3] + m[5] < view[1]) { continue; }
+              visible.push(index);
+              const fill = m[8] || (m[6] === 1 ? colours.male : m[6] === 2 ? colours.female : colours.box);
+              let group = byFill.get(fill);
+              if (!group) { group = []; byFill.set(fill, group); }
+              group.push(index);
+            }
+          }
+        }
+        for (const [fill, group] of byFill) {
+          context.fillStyle = fill;
+          context.beginPath();
+          for (const index of group) { const m = members[index]; context.rect(m[2], m[3], m[4], m[5]); }
+          context.fill();
+        }
+        for (const cross of [false, true]) {
+          context.strokeStyle = cross ? colours.cross : colours.line;
+          context.lineWidth = (cross ? 2.5 : 1.2) / Math.min(1, Math.max(scale, 0.35));
+          context.beginPath();
+          for (const index of visible) {
+            const m = members[index];
+            if (((m[7] & 1) === 1 && showLinks) !== cross) { continue; }
+            context.rect(m[2], m[3], m[4], m[5]);
+          }
+          context.stroke();
+        }
+        if (showText) {
+          context.textBaseline = "middle";
+          context.textAlign = "center";
+          for (const index of visible) {
+            const m = members[index], [x, y, w, h] = [m[2], m[3], m[4], m[5]];
+            let textX = x + w / 2;
+            if (showPhotos) {
+              const image = photo(index);
+              if (image) {
+                const size = h - 10;
+                context.save(); context.beginPath(); context.arc(x + 5 + size / 2, y + h / 2, size / 2, 0, Math.PI * 2); context.clip();
+                context.drawImage(image, x + 5, y + 5, size, size); context.restore();
+                textX += size / 2;
               }
-              context.fillStyle = m[8] ? textOn(m[8]) : colours.fg;
-              const lines = m[1];
-              const lineCount = showDetail ? lines.length : 1;
-              const top = y + h / 2 - (lineCount - 1) * 8;
-              context.font = "600 13px system-ui, sans-serif";
-              context.fillText(lines[0] || "", textX, top, w - 8);
-              if (showDetail) {
-                context.font = "11px system-ui, sans-serif";
-                if (!m[8]) { context.fillStyle = colours.muted; }
-                for (let line = 1; line < lines.length; line++) { context.fillText(lines[line], textX, top + line * 16, w - 8); }
-              }
+            }
+            context.fillStyle = m[8] ? textOn(m[8]) : colours.fg;
+            const lines = m[1];
+            const lineCount = showDetail ? lines.length : 1;
+            const top = y + h / 2 - (lineCount - 1) * 8;
+            context.font = "600 13px system-ui, sans-serif";
+            context.fillText(lines[0] || "", textX, top, w - 8);
+            if (showDetail) {
+              context.font = "11px system-ui, sans-serif";
+              if (!m[8]) { context.fillStyle = colours.muted; }
+              for (let line = 1; line < lines.length; line++) { context.fillText(lines[line], textX, top + line * 16, w - 8); }
             }
           }
         }
         drawSelection();
+      }
+
+      // Liang-Barsky: the part of a segment inside the rectangle [x0, y0, x1, y1], added to the path.
+      function clippedSegment(ax, ay, bx, by, [x0, y0, x1, y1]) {
+        let t0 = 0, t1 = 1;
+        const dx = bx - ax, dy = by - ay;
+        for (const [p, q] of [[-dx, ax - x0], [dx, x1 - ax], [-dy, ay - y0], [dy, y1 - ay]]) {
+          if (p === 0) { if (q < 0) { return; } continue; }
+          const r = q / p;
+          if (p < 0) { if (r > t1) { return; } if (r > t0) { t0 = r; } } else { if (r < t0) { return; } if (r < t1) { t1 = r; } }
+        }
+        context.moveTo(ax + t0 * dx, ay + t0 * dy);
+        context.lineTo(ax + t1 * dx, ay + t1 * dy);
       }
 
       function textOn(colour) {
@@ -297,6 +373,16 @@ enum HTMLViewer {
         originX = data.width / 2 - width / 2 / scale; originY = data.height / 2 - height / 2 / scale;
         dirty = true;
       }
+      // The whole tree when its boxes stay legible; a strip (a wide tree of few generations) is
+      // shown full height instead, from its middle, rather than as a line across the screen.
+      function initialView() {
+        fit();
+        if (150 * scale >= 30) { return; }
+        const strip = Math.max((height - 40) / Math.max(data.height, 1), (width - 40) / Math.max(data.width, 1));
+        scale = Math.min(1, Math.max(scale, strip));
+        originX = data.width / 2 - width / 2 / scale; originY = data.height / 2 - height / 2 / scale;
+        dirty = true;
+      }
       function centreOn(index, zoom) {
         const m = members[index];
         if (zoom) { scale = Math.max(scale, 1); }
@@ -341,7 +427,9 @@ enum HTMLViewer {
           image.alt = ""; image.src = info.p;
           card.append(image);
         } else {
-          const icon = element("div", "👤", "icon");
+          // No photo: the initials, in the photo's circle.
+          const initials = (info.n || m[1][0] || "?").split(/\s+/).filter(Boolean).map(word => word[0]).slice(0, 2).join("").toUpperCase();
+          const icon = element("div", initials, "icon");
           icon.setAttribute("aria-hidden", "true");
           card.append(icon);
         }
@@ -560,7 +648,7 @@ enum HTMLViewer {
 
       readColours();
       resize();
-      fit();
+      initialView();
       if (!fromHash() && data.open !== null) { select(data.open, { zoom: true, fromHash: true }); }
       requestAnimationFrame(frame);
     })();

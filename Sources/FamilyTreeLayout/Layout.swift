@@ -120,13 +120,17 @@ public struct Layout: Sendable, Hashable {
         public var to: Endpoint
         /// The polyline's points, from start to end.
         public var points: [Point]
+        /// The union a line belongs to (for a partner line drawn between two partners side by
+        /// side, which names no union point), when there is one.
+        public var union: Int?
 
-        /// A line of `kind` from `from` to `to` through `points`.
-        public init(kind: EdgeKind, from: Endpoint, to: Endpoint, points: [Point]) {
+        /// A line of `kind` from `from` to `to` through `points`, of `union` when it belongs to one.
+        public init(kind: EdgeKind, from: Endpoint, to: Endpoint, points: [Point], union: Int? = nil) {
             self.kind = kind
             self.from = from
             self.to = to
             self.points = points
+            self.union = union ?? { if case .union(let index) = from { index } else if case .union(let index) = to { index } else { nil } }()
         }
     }
 

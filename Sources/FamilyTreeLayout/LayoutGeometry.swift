@@ -69,7 +69,7 @@ struct LayoutGeometry {
                 unionAcross = top(ordered[0]) + min(acrossSize[ordered[0]], acrossSize[ordered[1]]) / 2
                 edges.append(Layout.Edge(kind: .partner, from: .member(ordered[0]), to: .member(ordered[1]), points: [
                     point(along(ordered[0]) + alongSize[ordered[0]], unionAcross), point(along(ordered[1]), unionAcross),
-                ]))
+                ], union: union))
             } else {
                 unionAcross = max(bottom(partners[0]), bottom(partners[1])) + gap / 4
                 for partner in ordered {

@@ -32,7 +32,7 @@ public struct DOTWriter: Sendable {
         for union in layout.unions {
             dot += "  \(DOTWriter.quoted(StructureGraph.unionNodeName(graph.unions[union.union]))) [shape=point, width=0.08, label=\"\", pos=\"\(position(Point(x: union.x, y: union.y)))!\"];\n"
         }
-        for edge in layout.edges {
+        for (edge, style) in zip(layout.edges, LineStyle.styles(of: layout, in: graph)) {
             func name(_ endpoint: Layout.Endpoint) -> String {
                 switch endpoint {
                 case .member(let member): StructureGraph.memberNodeName(graph.members[member])
@@ -45,7 +45,7 @@ public struct DOTWriter: Sendable {
             for (start, end) in zip(edge.points, edge.points.dropFirst()) { controls += [position(start), position(end), position(end)] }
             var attributes = "pos=\"\(controls.joined(separator: " "))\""
             if edge.kind == .crossBloodline { attributes += ", style=dashed, color=\"#d9822b\", penwidth=2" }
-            if edge.kind == .otherParent { attributes += ", style=dotted" }
+            if let style { attributes += ", style=\(style.dotStyle)" } else if edge.kind == .otherParent { attributes += ", style=dotted" }
             dot += "  \(DOTWriter.quoted(from)) -> \(DOTWriter.quoted(to)) [\(attributes)];\n"
         }
         return dot + "}\n"

@@ -63,8 +63,9 @@ public struct HTMLRenderer: Sendable {
     /// `m`: members `[id, label lines, x, y, width, height, sex, flags, colour, card]` (flags: 1 a
     /// cross-bloodline member, 2 removed from view); `u`: unions `[x, y, partners, children, child
     /// kinds, marriage, divorce]` by member index; `e`: lines `[kind, x1, y1, x2, y2, ...]` (kind 0
-    /// partner, 1 child, 2 other parent, 3 cross-bloodline); `c`: cross-bloodline links `[child,
-    /// parent]`. Coordinates are whole points.
+    /// partner, 1 child, 2 other parent, 3 cross-bloodline, 4 an adopted or foster child's, 5 a
+    /// step-child's, 6 a divorced couple's); `legend`: the styled kinds used, with their words;
+    /// `c`: cross-bloodline links `[child, parent]`. Coordinates are whole points.
     private func writeData<Output>(_ layout: Layout, of graph: FamilyGraph, title: String, into writer: inout ChunkedWriter<Output>) throws {
         func string(_ text: String) { writer.appendScriptSafeJSON(text) }
         func integer(_ value: Double) { writer.appendNumber(value.rounded()) }
@@ -124,9 +125,18 @@ public struct HTMLRenderer: Sendable {
             try writer.flushIfFull()
         }
         writer.append("],\"e\":[")
-        for (position, edge) in layout.edges.enumerated() {
+        let styles = LineStyle.styles(of: layout, in: graph)
+        for (position, (edge, style)) in zip(layout.edges, styles).enumerated() {
             if position > 0 { writer.append(",") }
-            let kind = switch edge.kind { case .partner: 0; case .child: 1; case .otherParent: 2; case .crossBloodline: 3 }
+            let kind = switch (edge.kind, style) {
+            case (_, .divorced?): 6
+            case (_, .adopted?), (_, .foster?): 4
+            case (_, .step?): 5
+            case (.partner, nil): 0
+            case (.child, nil): 1
+            case (.otherParent, nil): 2
+            case (.crossBloodline, nil): 3
+            }
             writer.append("[\(kind)")
             for point in edge.points {
                 writer.append(",")
@@ -137,6 +147,8 @@ public struct HTMLRenderer: Sendable {
             writer.append("]")
             try writer.flushIfFull()
         }
+        writer.append("],\"legend\":[")
+        writer.append(LineStyle.allCases.filter(styles.contains).map { "[\(Self.legendCode($0)),\"\($0.legend)\"]" }.joined(separator: ","))
         writer.append("],\"c\":[")
         for (position, link) in graph.topology.crossLinks.enumerated() {
             if position > 0 { writer.append(",") }
@@ -176,6 +188,15 @@ public struct HTMLRenderer: Sendable {
             writer.appendScriptSafeJSON(value)
         }
         writer.append("}")
+    }
+
+    /// The line kind the viewer draws a style with (see the `e` codes).
+    static func legendCode(_ style: LineStyle) -> Int {
+        switch style {
+        case .adopted, .foster: 4
+        case .step: 5
+        case .divorced: 6
+        }
     }
 
     static func kindCode(_ kind: ChildKind) -> Int {

@@ -41,8 +41,11 @@ enum HTMLViewer {
     #card a { color: var(--focus); }
     #card .close { position: absolute; top: 6px; right: 6px; padding: 0 6px; }
     #hint { position: fixed; z-index: 1; left: 8px; margin: 0; pointer-events: none; bottom: 8px; color: var(--muted); font-size: 12px; max-width: 50vw; }
+    #legend { position: fixed; z-index: 1; left: 8px; bottom: 28px; margin: 0; color: var(--muted); font-size: 12px; pointer-events: none; }
+    #legend[hidden] { display: none; }
+    #legend .sample { display: inline-block; width: 26px; border-top: 2px dashed var(--line); vertical-align: middle; margin-left: 6px; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-    @media print { #toolbar, #hint, #card .close { display: none; } #chart { position: static; } }
+    @media print { #toolbar, #hint, #card .close { display: none; } }
     """#
 
     static let body = #"""
@@ -58,6 +61,7 @@ enum HTMLViewer {
     </div>
     <canvas id="chart" tabindex="0" role="img" aria-label="Family tree chart. Use the search box to find a person; arrow keys pan, plus and minus zoom; with a person selected, Alt with the arrow keys moves to a parent, a child or a sibling, and S to a spouse."></canvas>
     <aside id="card" role="dialog" aria-labelledby="card-name" aria-live="polite" hidden></aside>
+    <p id="legend" aria-label="Lines" hidden></p>
     <p id="hint">Drag or use the arrow keys to move, scroll or pinch to zoom, click a person for details.</p>
 
     """#
@@ -217,11 +221,12 @@ enum HTMLViewer {
         const margin = 20 / scale;
         const view = [originX - margin, originY - margin, originX + width / scale + margin, originY + height / scale + margin];
         context.lineJoin = "round";
-        for (let kind = 0; kind < 4; kind++) {
+        for (let kind = 0; kind < lineKinds.length; kind++) {
           if (kind === 3 && !showLinks) { continue; }
+          const style = lineKinds[kind];
           context.strokeStyle = kind === 3 ? colours.cross : colours.line;
-          context.setLineDash(kind === 3 ? [6, 3] : kind === 2 ? [2, 3] : []);
-          context.lineWidth = (kind === 0 || kind === 3 ? 2 : 1.4) / Math.min(1, Math.max(scale, 0.35));
+          context.setLineDash(style.dash);
+          context.lineWidth = style.width / Math.min(1, Math.max(scale, 0.35));
           context.beginPath();
           drawnSegment.clear();
           for (let r = r0; r <= r1; r++) {
@@ -342,6 +347,17 @@ enum HTMLViewer {
         context.strokeRect(m[2] - pad, m[3] - pad, m[4] + 2 * pad, m[5] + 2 * pad);
       }
 
+      // Line kinds: partner, child, other parent, cross-bloodline, adopted or foster child, step-child, divorced couple.
+      const lineKinds = [{ dash: [], width: 2 }, { dash: [], width: 1.4 }, { dash: [2, 3], width: 1.4 }, { dash: [6, 3], width: 2 },
+                         { dash: [7, 4], width: 1.4 }, { dash: [1.5, 3.5], width: 1.4 }, { dash: [4, 3], width: 2 }];
+      const legend = document.getElementById("legend");
+      for (const [kind, words] of data.legend) {
+        const sample = element("span", undefined, "sample");
+        sample.style.borderTopStyle = kind === 5 ? "dotted" : "dashed";
+        legend.append(sample, document.createTextNode(" " + words + " "));
+      }
+      legend.hidden = data.legend.length === 0;
+
       const frameTimes = [];
       let firstFrameAt = null;
       function frame() {
@@ -455,7 +471,8 @@ enum HTMLViewer {
           const dates = [marriage ? "married " + marriage : "", divorce ? "divorced " + divorce : ""].filter(Boolean).join(", ");
           return personLink(member, dates ? " (" + dates + ")" : "");
         }));
-        row("Parents", parentsOf[index].map(parent => personLink(parent, crossOf.has(index) && !isBirthParent(index, parent) ? " (cross-bloodline)" : "")));
+        row("Parents", parentsOf[index].map(parent => personLink(parent,
+          crossOf.has(index) && !isBirthParent(index, parent) ? " (cross-bloodline)" : kindWords[kindOf(parent, index)] || "")));
         row("Children", childrenOf[index].map(child => personLink(child, kindWords[kindOf(index, child)] || "")));
         row("Phones", info.ph);
         row("E-mails", info.em);

@@ -50,6 +50,11 @@ public struct SVGRenderer: Sendable {
     .edge.other-parent { stroke-dasharray: 2 3; }
     .edge.cross-bloodline { stroke: #d9822b; stroke-width: 2; stroke-dasharray: 6 3; }
     .union { fill: #5b6b8c; }
+    .edge.adopted, .edge.foster { stroke-dasharray: 7 4; }
+    .edge.step { stroke-dasharray: 1.5 3.5; }
+    .edge.divorced { stroke-dasharray: 4 3; }
+    .divorce-mark { fill: none; stroke: #5b6b8c; stroke-width: 1.6; }
+    .legend text { font-size: 11px; fill: #4a5568; }
     """
 
     /// The dark colours, over the light ones.
@@ -64,6 +69,8 @@ public struct SVGRenderer: Sendable {
     .edge { stroke: #8fa3c8; }
     .edge.cross-bloodline { stroke: #f0a35a; }
     .union { fill: #8fa3c8; }
+    .divorce-mark { stroke: #8fa3c8; }
+    .legend text { fill: #b3bdd0; }
     """
 
     /// The style sheet for `theme`: light, dark, or the reader's system setting.
@@ -91,15 +98,19 @@ public struct SVGRenderer: Sendable {
             crossBloodline[link.parent] = true
         }
         let drawingTitle = title ?? "Family tree of \(graph.members.count) member\(graph.members.count == 1 ? "" : "s")"
+        let styles = LineStyle.styles(of: layout, in: graph)
+        let usedStyles = LineStyle.allCases.filter(styles.contains)
+        // A legend row under the chart, when any line is drawn other than plain.
+        let height = layout.height + (usedStyles.isEmpty ? 0 : Self.legendHeight)
         var writer = ChunkedWriter(output)
         writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"family-tree\" viewBox=\"0 0 ")
         writer.appendNumber(layout.width)
         writer.append(" ")
-        writer.appendNumber(layout.height)
+        writer.appendNumber(height)
         writer.append("\" width=\"")
         writer.appendNumber(layout.width)
         writer.append("\" height=\"")
-        writer.appendNumber(layout.height)
+        writer.appendNumber(height)
         writer.append("\" role=\"img\" aria-labelledby=\"family-tree-title\">\n<title id=\"family-tree-title\">")
         writer.appendEscaped(drawingTitle)
         writer.append("</title>\n<style>\n")
@@ -109,10 +120,14 @@ public struct SVGRenderer: Sendable {
         writer.append("\" height=\"")
         writer.appendNumber(layout.height)
         writer.append("\"/>\n<g class=\"edges\">\n")
-        for edge in layout.edges {
+        for (edge, style) in zip(layout.edges, styles) {
             guard let first = edge.points.first else { continue }
             writer.append("<path class=\"edge ")
             writer.append(edge.kind.rawValue)
+            if let style {
+                writer.append(" ")
+                writer.append(style.rawValue)
+            }
             writer.append("\" d=\"M")
             writer.appendNumber(first.x)
             writer.append(" ")
@@ -133,6 +148,7 @@ public struct SVGRenderer: Sendable {
             writer.append("\" cy=\"")
             writer.appendNumber(union.y)
             writer.append("\" r=\"3\"/>\n")
+            if LineStyle.isDivorced(union.union, in: graph) { writeDivorceMark(x: union.x, y: union.y, into: &writer) }
             try writer.flushIfFull()
         }
         writer.append("</g>\n<g class=\"members\">\n")
@@ -140,9 +156,60 @@ public struct SVGRenderer: Sendable {
             writeMember(box, member: graph.members[box.member], highlighted: crossBloodline[box.member], into: &writer)
             try writer.flushIfFull()
         }
-        writer.append("</g>\n</svg>\n")
+        writer.append("</g>\n")
+        if !usedStyles.isEmpty { writeLegend(usedStyles, top: layout.height, into: &writer) }
+        writer.append("</svg>\n")
         try writer.flush()
         output = writer.output
+    }
+
+    static let legendHeight = 30.0
+
+    /// Two short slashes across a divorced couple's line, as genealogy charts mark a divorce.
+    private func writeDivorceMark<Output>(x: Double, y: Double, into writer: inout ChunkedWriter<Output>) {
+        writer.append("<path class=\"divorce-mark\" d=\"")
+        for offset in [-3.0, 3.0] {
+            writer.append("M")
+            writer.appendNumber(x + offset - 2.5)
+            writer.append(" ")
+            writer.appendNumber(y + 6)
+            writer.append(" L")
+            writer.appendNumber(x + offset + 2.5)
+            writer.append(" ")
+            writer.appendNumber(y - 6)
+            writer.append(offset < 0 ? " " : "")
+        }
+        writer.append("\"/>\n")
+    }
+
+    /// A line of samples under the chart: what each kind of dashed or dotted line means.
+    private func writeLegend<Output>(_ styles: [LineStyle], top: Double, into writer: inout ChunkedWriter<Output>) {
+        writer.append("<g class=\"legend\">\n")
+        var x = 12.0
+        let y = top + Self.legendHeight / 2
+        for style in styles {
+            writer.append("<path class=\"edge ")
+            writer.append(style == .divorced ? "partner" : "child")
+            writer.append(" ")
+            writer.append(style.rawValue)
+            writer.append("\" d=\"M")
+            writer.appendNumber(x)
+            writer.append(" ")
+            writer.appendNumber(y)
+            writer.append(" L")
+            writer.appendNumber(x + 28)
+            writer.append(" ")
+            writer.appendNumber(y)
+            writer.append("\"/>\n<text x=\"")
+            writer.appendNumber(x + 34)
+            writer.append("\" y=\"")
+            writer.appendNumber(y + 4)
+            writer.append("\">")
+            writer.append(style.legend)
+            writer.append("</text>\n")
+            x += 44 + Double(style.legend.count) * 6.5 + 16
+        }
+        writer.append("</g>\n")
     }
 
     private func writeMember<Output>(_ box: Layout.MemberBox, member: Member, highlighted: Bool, into writer: inout ChunkedWriter<Output>) {

@@ -119,13 +119,15 @@ public struct StructureGraph: Sendable, Hashable {
             let unionName = StructureGraph.unionNodeName(union)
             nodes.append(Node(name: unionName, attributes: [Attribute("shape", "point"), Attribute("width", "0.08"), Attribute("label", "")]))
             let partners = topology.partners[index].map { StructureGraph.memberNodeName(graph.members[$0]) }
-            for partner in partners { edges.append(Edge(tail: partner, head: unionName, attributes: [])) }
+            let partnerAttributes = LineStyle.isDivorced(index, in: graph) ? [Attribute("style", LineStyle.divorced.dotStyle)] : []
+            for partner in partners { edges.append(Edge(tail: partner, head: unionName, attributes: partnerAttributes)) }
             if partners.count == 2 {
                 sameRank.append(partners)
                 edges.append(Edge(tail: partners[0], head: partners[1], attributes: [Attribute("style", "invis"), Attribute("weight", "10")]))
             }
             for (child, link) in zip(topology.children[index], union.children) {
-                let attributes = link.kind == .birth ? [] : [Attribute("style", "dashed"), Attribute("label", link.kind.rawValue), Attribute("fontsize", "9")]
+                let style = LineStyle(child: child, of: index, in: graph)
+                let attributes = style.map { [Attribute("style", $0.dotStyle), Attribute("label", link.kind.rawValue), Attribute("fontsize", "9")] } ?? []
                 edges.append(Edge(tail: unionName, head: StructureGraph.memberNodeName(graph.members[child]), attributes: attributes))
             }
             // dot keeps flat edges left to right: an invisible chain holds the sibling order.

@@ -220,13 +220,14 @@ enum HTMLViewer {
         const [c0, c1, r0, r1] = visibleCells();
         const margin = 20 / scale;
         const view = [originX - margin, originY - margin, originX + width / scale + margin, originY + height / scale + margin];
-        context.lineJoin = "round";
         for (let kind = 0; kind < lineKinds.length; kind++) {
           if (kind === 3 && !showLinks) { continue; }
           const style = lineKinds[kind];
           context.strokeStyle = kind === 3 ? colours.cross : colours.line;
           context.setLineDash(style.dash);
-          context.lineWidth = style.width / Math.min(1, Math.max(scale, 0.35));
+          // Hairlines when zoomed out: wide dashed lines are slow to rasterise, and wide lines at
+          // that size only blur the chart.
+          context.lineWidth = scale < 0.6 ? 1 / scale : style.width;
           context.beginPath();
           drawnSegment.clear();
           for (let r = r0; r <= r1; r++) {
@@ -274,7 +275,9 @@ enum HTMLViewer {
           for (const index of group) { const m = members[index]; context.rect(m[2], m[3], m[4], m[5]); }
           context.fill();
         }
-        for (const cross of [false, true]) {
+        // Outlines cost as much again to rasterise: far out, where boxes carry no text, only the
+        // highlighted ones get one.
+        for (const cross of showText ? [false, true] : [true]) {
           context.strokeStyle = cross ? colours.cross : colours.line;
           context.lineWidth = (cross ? 2.5 : 1.2) / Math.min(1, Math.max(scale, 0.35));
           context.beginPath();
@@ -444,7 +447,8 @@ enum HTMLViewer {
           card.append(image);
         } else {
           // No photo: the initials, in the photo's circle.
-          const initials = (info.n || m[1][0] || "?").split(/\s+/).filter(Boolean).map(word => word[0]).slice(0, 2).join("").toUpperCase();
+          const words = (info.n || m[1][0] || "?").split(/[\s-]+/).filter(word => word && word[0] !== word[0].toLowerCase());
+          const initials = (words.length > 1 ? words[0][0] + words[words.length - 1][0] : (words[0] || "?")[0]).toUpperCase();
           const icon = element("div", initials, "icon");
           icon.setAttribute("aria-hidden", "true");
           card.append(icon);

@@ -20,6 +20,7 @@ parser.add_argument("--search", default="")
 parser.add_argument("--child-of", default="")
 parser.add_argument("--open-id", default="")
 parser.add_argument("--screenshot", default="")
+parser.add_argument("--walk-down", type=int, default=0, help="after the search, Alt+Down this many times")
 arguments = parser.parse_args()
 
 options = webdriver.ChromeOptions()
@@ -95,6 +96,14 @@ try:
         card = driver.find_element(By.ID, "card")
         seen["search"] = {"results": results, "selected": viewer("selected"), "hash": driver.execute_script("return location.hash"),
                           "cardVisible": card.is_displayed(), "cardName": driver.find_element(By.ID, "card-name").text}
+        # Down the generations by keyboard from the person found.
+        walk = []
+        driver.execute_script("arguments[0].focus()", canvas)
+        for _ in range(arguments.walk_down):
+            ActionChains(driver).key_down(Keys.ALT).send_keys(Keys.ARROW_DOWN).key_up(Keys.ALT).perform()
+            settle()
+            walk.append({"selected": viewer("selected"), "card": driver.find_element(By.ID, "card-name").text})
+        seen["walk"] = walk
 
     # The card's child links move there; the back button comes back.
     if arguments.child_of:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FamilyTree
+import FamilyTreeFiles
 import TestSupport
 @testable import familytree
 
@@ -123,6 +124,32 @@ import TestSupport
         let search = seen["search"] as? [String: Any] ?? [:]
         #expect(search["cardName"] as? String == "</script><script>window.pwned=1</script> Smith", "shown as the text it is")
         #expect(seen["openedOn"] as? String == "a b#c%d", "an id with a space, # and % round-trips through the address")
+    }
+
+    static let royal92 = Scratch.packageRoot.appendingPathComponent("../shared/data/royal92/royal92.ged")
+
+    /// The issue's own scenario: royal92 as a page, "Victoria" found, her grandchildren reached by keyboard.
+    @Test(.enabled(if: browserRequired && FileManager.default.fileExists(atPath: royal92.path), "needs the browser and ../shared/data/royal92"))
+    func victoriaToHerGrandchildrenByKeyboard() async throws {
+        let scratch = try Scratch()
+        let page = scratch.path("royal.html")
+        #expect(await scratch.run("render", Self.royal92.path, "-o", page.path) == 0)
+        let seen = try Self.drive(page, ["--search", "victoria", "--walk-down", "2"])
+        Self.expectHealthy(seen)
+        let search = seen["search"] as? [String: Any] ?? [:]
+        #expect((search["results"] as? [String])?.first?.hasPrefix("Victoria Hanover · 1819–1901") == true)
+        let victoria = try #require(search["selected"] as? String)
+        #expect(search["cardName"] as? String == "Victoria Hanover")
+        let walk = try #require(seen["walk"] as? [[String: String]])
+        try #require(walk.count == 2)
+        let graph = try FamilyGraph(document: try FamilyFile.gedcom(Array(try Data(contentsOf: Self.royal92)), name: "royal92.ged").document)
+        func children(of id: String) -> Set<String> {
+            let index = graph.index(of: id)!
+            return Set(graph.topology.unionsOfMember[index].flatMap { graph.topology.children[$0] }.map { graph.members[$0].id })
+        }
+        let child = try #require(walk[0]["selected"]), grandchild = try #require(walk[1]["selected"])
+        #expect(children(of: victoria).contains(child), "Alt+Down reaches one of her children")
+        #expect(children(of: child).contains(grandchild), "and then one of her grandchildren")
     }
 
     @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"))

@@ -103,7 +103,7 @@ public struct HTMLRenderer: Sendable {
             writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
             if let color = member.color { string(color) } else { writer.append("null") }
             writer.append(",")
-            writeCard(member, into: &writer)
+            writeCard(member, label: labeler.lines(for: member).first, into: &writer)
             writer.append("]")
             try writer.flushIfFull()
         }
@@ -157,10 +157,11 @@ public struct HTMLRenderer: Sendable {
         writer.append("]}")
     }
 
-    /// What the card shows beyond the label: `{n: full name, k: nickname, b: born, d: died,
-    /// a: age, p: photo, t: notes, ph: phones, em: e-mails}`, each only when there is one.
-    private func writeCard<Output>(_ member: Member, into writer: inout ChunkedWriter<Output>) {
-        var fields: [(String, String)] = [("n", member.fullName)]
+    /// What the card shows beyond the label: `{n: full name (when the label's first line is not
+    /// already it), k: nickname, b: born, d: died, a: age, p: photo, t: notes, ph: phones,
+    /// em: e-mails}`, each only when there is one.
+    private func writeCard<Output>(_ member: Member, label: String?, into writer: inout ChunkedWriter<Output>) {
+        var fields: [(String, String)] = member.fullName == label ? [] : [("n", member.fullName)]
         if let nickname = member.nickname, !nickname.isEmpty { fields.append(("k", nickname)) }
         if let born = member.birthday?.displayText ?? member.birthPhrase { fields.append(("b", born)) }
         if let died = member.deathDate?.displayText ?? member.deathPhrase { fields.append(("d", died)) }

@@ -30,14 +30,5 @@ extension JSONValue: JSONNode {
 extension JSONTapeNode: JSONNode {
     var isNull: Bool { kind == .null }
     var isObject: Bool { kind == .object }
-    var kindDescription: String {
-        switch kind {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    var kindDescription: String { kind.description }
 }

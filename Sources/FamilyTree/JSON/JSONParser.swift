@@ -224,27 +224,13 @@ private struct Scanner {
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> String {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        func digits(_ scanner: inout Scanner) -> Int {
-            let from = scanner.index
-            while scanner.index < scanner.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(scanner.bytes[scanner.index]) {
-                scanner.index += 1
-            }
-            return scanner.index - from
+        switch JSONGrammar.numberEnd(in: bytes, from: start) {
+        case .success(let end):
+            index = end
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        case .failure(let problem):
+            throw error(problem.message, at: start)
         }
-        let integerDigits = digits(&self)
-        guard integerDigits > 0 else { throw error("invalid number", at: start) }
-        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error("invalid number: leading zero", at: start) }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits(&self) > 0 else { throw error("invalid number: digits expected after '.'", at: start) }
-        }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { throw error("invalid number: digits expected in exponent", at: start) }
-        }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -316,19 +302,8 @@ private struct Scanner {
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
+        guard let value = JSONGrammar.hex4(in: bytes, at: index) else { throw error("invalid hex digit in \\u escape") }
+        index += 4
         return value
     }
 }

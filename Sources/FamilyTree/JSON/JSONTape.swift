@@ -8,6 +8,18 @@
 package final class JSONTape {
     package enum Kind: UInt8 {
         case null, bool, number, string, array, object
+
+        /// A short name of the kind, for messages ("a string", "an array").
+        var description: String {
+            switch self {
+            case .null: "null"
+            case .bool: "a boolean"
+            case .number: "a number"
+            case .string: "a string"
+            case .array: "an array"
+            case .object: "an object"
+            }
+        }
     }
 
     /// One value: a scalar's bytes (a string's without its quotes), or a container's opening byte
@@ -178,27 +190,9 @@ private struct TapeScanner {
     }
 
     private mutating func number(into entries: inout [JSONTape.Entry]) -> Bool {
-        let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        func digits(_ scanner: inout TapeScanner) -> Int {
-            let from = scanner.index
-            while scanner.index < scanner.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(scanner.bytes[scanner.index]) {
-                scanner.index += 1
-            }
-            return scanner.index - from
-        }
-        let integerDigits = digits(&self)
-        guard integerDigits > 0, integerDigits == 1 || bytes[index - integerDigits] != UInt8(ascii: "0") else { return false }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits(&self) > 0 else { return false }
-        }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { return false }
-        }
-        entries.append(JSONTape.Entry(start: UInt32(start), end: UInt32(index), kind: .number, flag: false))
+        guard case .success(let end) = JSONGrammar.numberEnd(in: bytes, from: index) else { return false }
+        entries.append(JSONTape.Entry(start: UInt32(index), end: UInt32(end), kind: .number, flag: false))
+        index = end
         return true
     }
 
@@ -252,20 +246,8 @@ private struct TapeScanner {
     }
 
     private mutating func hex4() -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            value = value << 4 | digit
-            index += 1
-        }
+        guard let value = JSONGrammar.hex4(in: bytes, at: index) else { return nil }
+        index += 4
         return value
     }
 

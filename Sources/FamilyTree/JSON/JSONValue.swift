@@ -36,15 +36,17 @@ public enum JSONValue: Sendable, Hashable {
 
     /// A short name of the value's kind, for error messages ("a string", "an array").
     public var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        let kind: JSONTape.Kind = switch self {
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
         }
+        return kind.description
     }
+
 }
 
 /// A line and column in a text file, both counted from 1.

@@ -68,10 +68,10 @@ public enum FamilyFile {
     }
 
     /// A GEDCOM file, or the `gedcom.ged` of a GEDZIP archive, imported.
-    public static func gedcom(_ bytes: [UInt8], name: String) throws -> GEDCOMImport {
+    public static func gedcom(_ bytes: [UInt8], name: String, surnameCase: SurnameCase = .asIs) throws -> GEDCOMImport {
         let gedcom = isZip(bytes) ? try gedcomFromGEDZIP(bytes, name: name) : bytes
         do {
-            return try GEDCOMImport(bytes: gedcom)
+            return try GEDCOMImport(bytes: gedcom, surnameCase: surnameCase)
         } catch {
             throw FamilyFileError(file: name, reason: error.description)
         }

@@ -39,9 +39,11 @@ public struct GEDCOMExport: Sendable {
             if privateMembers.contains(member.id) { lines.append(restriction) }
             if memberXref[index] != member.id { lines.append("1 _FTID \(escaped(member.id))") }
             let given = [member.firstName, member.middleName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/".replacing("  ", with: " "))
+            let suffix = member.suffix.map { " " + escaped($0) } ?? ""
+            lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/\(suffix)".replacing("  ", with: " "))
             if !given.isEmpty { lines.append("2 GIVN \(escaped(given))") }
             if let last = member.lastName, !last.isEmpty { lines.append("2 SURN \(escaped(last))") }
+            if let suffix = member.suffix, !suffix.isEmpty { lines.append("2 NSFX \(escaped(suffix))") }
             if let nickname = member.nickname, !nickname.isEmpty { lines.append("2 NICK \(escaped(nickname))") }
             if let sex = member.sex {
                 switch sex {

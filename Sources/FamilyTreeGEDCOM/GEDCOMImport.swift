@@ -17,6 +17,14 @@ public struct GEDCOMWarning: Sendable, Hashable, CustomStringConvertible {
     public var description: String { line.map { "line \($0): \(message)" } ?? message }
 }
 
+/// How surnames written in capitals ("KENNEDY", a common GEDCOM habit) come in.
+public enum SurnameCase: String, Sendable, Hashable, CaseIterable {
+    /// As the file writes them.
+    case asIs = "as-is"
+    /// In title case ("Kennedy", "O'Brien"); surnames in mixed case are left as written.
+    case title
+}
+
 /// Errors that stop a GEDCOM import.
 public enum GEDCOMError: Error, Sendable, Hashable, CustomStringConvertible {
     case notGEDCOM(String)
@@ -46,7 +54,7 @@ public struct GEDCOMImport: Sendable {
     /// Reads GEDCOM 5.5.1, 7.0 or older files; never crashes on bad input. Links that disagree
     /// (a family lists a child whose record does not name the family, and the like) are repaired
     /// from either side with a warning; a record pointing to a missing one loses that pointer.
-    public init(bytes: [UInt8]) throws(GEDCOMError) {
+    public init(bytes: [UInt8], surnameCase: SurnameCase = .asIs) throws(GEDCOMError) {
         let decoded = GEDCOMEncoding.decode(bytes)
         var warnings = decoded.warnings.map { GEDCOMWarning(kind: .encoding, line: nil, message: $0) }
         let parsed = GEDCOMParser.parse(decoded.text)
@@ -54,7 +62,7 @@ public struct GEDCOMImport: Sendable {
         guard let head = parsed.records.first, head.tag == "HEAD" else {
             throw .notGEDCOM(parsed.records.isEmpty ? "no records" : "it does not start with 0 HEAD (line \(parsed.records[0].line))")
         }
-        var builder = GEDCOMTreeBuilder(records: parsed.records)
+        var builder = GEDCOMTreeBuilder(records: parsed.records, surnameCase: surnameCase)
         builder.build()
         warnings += builder.warnings
         document = builder.document

@@ -8,8 +8,12 @@ struct GEDCOMTreeBuilder {
     /// The line of each INDI and FAM record, by xref, for warnings about them.
     private var recordLine: [String: Int] = [:]
 
-    init(records: [GEDCOMRecord]) {
+    /// How surnames written in capitals come in.
+    let surnameCase: SurnameCase
+
+    init(records: [GEDCOMRecord], surnameCase: SurnameCase = .asIs) {
         self.records = records
+        self.surnameCase = surnameCase
     }
 
     private mutating func warn(_ kind: GEDCOMWarning.Kind, _ line: Int?, _ message: String) {
@@ -270,18 +274,34 @@ struct GEDCOMTreeBuilder {
         var notes: [String] = []
         if let name = record.first("NAME") {
             let parts = GEDCOMTreeBuilder.nameParts(name.value)
-            var given = parts.given
-            var surname = parts.surname
-            if let value = name.first("GIVN")?.value.trimmingSpaces, !value.isEmpty { given = value }
-            if let value = name.first("SURN")?.value.trimmingSpaces, !value.isEmpty { surname = value }
+            var nameGiven = parts.given
+            // A nickname in quotes inside the given names ('Kathleen "Kick"') is the nickname.
+            if let quoted = GEDCOMTreeBuilder.quotedNickname(in: nameGiven) {
+                member.nickname = quoted.nickname
+                nameGiven = quoted.rest
+            }
+            // GIVN and SURN list their names separated by commas ("John, Fitzgerald").
+            var givenPieces = name.first("GIVN").map { GEDCOMTreeBuilder.nameList($0.value) } ?? ""
+            if let quoted = GEDCOMTreeBuilder.quotedNickname(in: givenPieces) {
+                if member.nickname == nil { member.nickname = quoted.nickname }
+                givenPieces = quoted.rest
+            }
+            let surnamePieces = name.first("SURN").map { GEDCOMTreeBuilder.nameList($0.value) } ?? ""
+            let given = givenPieces.isEmpty ? nameGiven : givenPieces
+            let surname = surnamePieces.isEmpty ? parts.surname : surnamePieces
+            for (piece, tag, fromName) in [(givenPieces, "GIVN", nameGiven), (surnamePieces, "SURN", parts.surname)]
+            where !piece.isEmpty && !fromName.isEmpty && GEDCOMTreeBuilder.nameKey(piece) != GEDCOMTreeBuilder.nameKey(fromName) {
+                warn(.name, name.line, "\(tag) \"\(piece)\" of @\(id)@ differs from the NAME line's \"\(fromName)\"; \(tag) kept")
+            }
             // PAF writes a given name of several words with underscores: "Henry_VIII" is one name.
             let words = given.split(separator: " ").map { String($0).replacing("_", with: " ") }
             member.firstName = words.first ?? ""
             member.middleName = words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
             var last = surname.replacing("_", with: " ").trimmingSpaces
-            let suffix = (name.first("NSFX")?.value ?? parts.suffix).trimmingSpaces
-            if !suffix.isEmpty { last = last.isEmpty ? suffix : "\(last) \(suffix)" }
+            if surnameCase == .title { last = GEDCOMTreeBuilder.titleCased(last) }
             member.lastName = last.isEmpty ? nil : last
+            let suffix = (name.first("NSFX")?.value ?? parts.suffix).trimmingSpaces
+            if !suffix.isEmpty { member.suffix = suffix }
             if let nickname = name.first("NICK")?.value.trimmingSpaces, !nickname.isEmpty { member.nickname = nickname }
         }
         // Some programs write NICK beside NAME rather than under it.
@@ -316,6 +336,39 @@ struct GEDCOMTreeBuilder {
         for note in record.all("NOTE") where note.pointer == nil && !note.value.isEmpty { notes.append(note.value) }
         if !notes.isEmpty { member.notes = notes.joined(separator: "\n") }
         return member
+    }
+
+    /// A GIVN or SURN value: names separated by commas, as GEDCOM lists them, joined by spaces.
+    static func nameList(_ value: String) -> String {
+        value.split(separator: ",").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// A name compared without case, spacing and the punctuation files disagree on.
+    static func nameKey(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+    }
+
+    /// The quoted nickname in given names and the names without it, when there is one.
+    static func quotedNickname(in given: String) -> (nickname: String, rest: String)? {
+        guard let open = given.firstIndex(of: "\""), let close = given[given.index(after: open)...].firstIndex(of: "\"") else { return nil }
+        let nickname = given[given.index(after: open)..<close].trimmingSpaces
+        guard !nickname.isEmpty else { return nil }
+        let rest = (given[..<open] + given[given.index(after: close)...]).split(separator: " ").joined(separator: " ")
+        return (nickname, rest)
+    }
+
+    /// A surname written in capitals ("KENNEDY", "O'BRIEN") in title case ("Kennedy", "O'Brien");
+    /// one in mixed case is left as written.
+    static func titleCased(_ surname: String) -> String {
+        guard surname.contains(where: \.isLetter), surname == surname.uppercased() else { return surname }
+        var result = ""
+        var startOfWord = true
+        for character in surname {
+            result += startOfWord ? character.uppercased() : character.lowercased()
+            startOfWord = !character.isLetter
+        }
+        return result
     }
 
     /// `Given /Surname/ Suffix`, with the quirks of real files (`Charlemagne  //`, no space before the slash).

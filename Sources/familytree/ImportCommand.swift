@@ -45,6 +45,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Merge vCard contacts into this tree.json (written back to it unless -o says otherwise).")
     var into: String?
 
+    @Option(help: "GEDCOM surnames written in capitals: as-is, or title (KENNEDY becomes Kennedy).")
+    var surnameCase: SurnameCase = .asIs
+
     @Flag(help: "Treat every warning as an error: write nothing and exit 1.")
     var strict = false
 
@@ -60,7 +63,7 @@ struct ImportCommand: ParsableCommand {
         }
         guard into == nil else { throw ValidationError("--into merges vCard contacts only; \(name) is not a vCard file") }
         let output = self.output ?? "-"
-        let imported = try FamilyFile.gedcom(bytes, name: name)
+        let imported = try FamilyFile.gedcom(bytes, name: name, surnameCase: surnameCase)
         if report || strict {
             for warning in imported.warnings { Console.error("\(name): \(warning.kind.rawValue): \(warning)") }
         }
@@ -96,3 +99,5 @@ extension ImportCommand {
         Console.error("imported \(imported.cardCount) card\(imported.cardCount == 1 ? "" : "s") from \(name): \(merged.summary)\(toCheck)")
     }
 }
+
+extension SurnameCase: ExpressibleByArgument {}

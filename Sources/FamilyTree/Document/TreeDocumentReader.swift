@@ -119,6 +119,7 @@ private struct RecordReader<Node: JSONNode> {
         var sortable = member
         sortable.sortDate = fields.date("sortDate")
         sortable.birthPhrase = fields.string("birthPhrase")
+        sortable.suffix = fields.string("suffix")
         sortable.deathPhrase = fields.string("deathPhrase")
         sortable.isRemoved = fields.bool("removed") ?? false
         if var contact = fields.object("contact") {

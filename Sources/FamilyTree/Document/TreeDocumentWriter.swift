@@ -15,7 +15,7 @@ extension TreeDocument {
     static func json(for member: Member) -> JSONValue {
         var fields: [String: JSONValue] = ["id": .string(member.id), "firstName": .string(member.firstName)]
         let optionalStrings: [(String, String?)] = [
-            ("middleName", member.middleName), ("lastName", member.lastName), ("nickname", member.nickname),
+            ("middleName", member.middleName), ("lastName", member.lastName), ("suffix", member.suffix), ("nickname", member.nickname),
             ("sex", member.sex?.rawValue), ("birthday", member.birthday?.description), ("deathDate", member.deathDate?.description),
             ("sortDate", member.sortDate?.description), ("birthPhrase", member.birthPhrase), ("deathPhrase", member.deathPhrase),
             ("photo", member.photo), ("color", member.color), ("notes", member.notes),

@@ -35,7 +35,7 @@ public enum TreeEdit: Sendable, Hashable {
 
 /// A member's fields as tree.json names them.
 public enum MemberField: String, Sendable, Hashable, CaseIterable {
-    case firstName, middleName, lastName, nickname, sex, birthday, birthPhrase, deathDate, deathPhrase
+    case firstName, middleName, lastName, suffix, nickname, sex, birthday, birthPhrase, deathDate, deathPhrase
     case sortDate, photo, notes, color, contact
     /// The soft-delete flag (`removed`).
     case removed

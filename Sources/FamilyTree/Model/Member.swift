@@ -54,6 +54,11 @@ public struct Member: Sendable, Hashable, Identifiable {
         get { self[rarelySet: \.deathPhrase] }
         set { self[rarelySet: \.deathPhrase] = newValue }
     }
+    /// A name suffix: "Jr.", "III", "Sr." (GEDCOM's NSFX); shown after the last name.
+    public var suffix: String? {
+        get { self[rarelySet: \.suffix] }
+        set { self[rarelySet: \.suffix] = newValue }
+    }
     /// The contact card the member was imported from, with its labelled details.
     public var contact: ContactDetails? {
         get { self[rarelySet: \.contact] }
@@ -100,9 +105,9 @@ public struct Member: Sendable, Hashable, Identifiable {
         rarelySet = RarelySet(RarelySet.Values(photo: photo, color: color, notes: notes))
     }
 
-    /// First, middle and last name joined by spaces.
+    /// First, middle and last name and the suffix, joined by spaces.
     public var fullName: String {
-        [firstName, middleName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        [firstName, middleName, lastName, suffix].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The nickname if there is one, otherwise the first name (seed 000's "Dad • 45").
@@ -136,6 +141,7 @@ private final class RarelySet: Sendable, Hashable {
         var birthPhrase: String?
         var deathPhrase: String?
         var contact: ContactDetails?
+        var suffix: String?
     }
 
     let values: Values

@@ -1,0 +1,75 @@
+import Testing
+import FamilyTree
+@testable import FamilyTreeGEDCOM
+
+/// Names as real files write them: GIVN and SURN as comma lists, suffixes in NSFX or after the
+/// surname, nicknames in quotes, surnames in capitals; NAME and its parts reconciled.
+@Suite struct GEDCOMNameTests {
+    static func people(_ records: String, surnameCase: SurnameCase = .asIs) throws -> (members: [Member.ID: Member], warnings: [GEDCOMWarning]) {
+        let text = "0 HEAD\n1 GEDC\n2 VERS 5.5.1\n1 CHAR UTF-8\n" + records + "0 TRLR\n"
+        let imported = try GEDCOMImport(bytes: Array(text.utf8), surnameCase: surnameCase)
+        return (Dictionary(uniqueKeysWithValues: imported.document.members.map { ($0.id, $0) }), imported.warnings)
+    }
+
+    @Test func commaListsSuffixesAndQuotedNicknames() throws {
+        let (people, warnings) = try Self.people("""
+        0 @JFK@ INDI
+        1 NAME John Fitzgerald /KENNEDY/
+        2 GIVN John, Fitzgerald
+        2 SURN KENNEDY
+        0 @JR@ INDI
+        1 NAME John Fitzgerald /Kennedy/ Jr.
+        2 GIVN John, Fitzgerald
+        2 NSFX Jr.
+        0 @III@ INDI
+        1 NAME Joseph Patrick /Kennedy/ III
+        0 @KICK@ INDI
+        1 NAME Kathleen "Kick" /Kennedy/
+        2 GIVN Kathleen, "Kick"
+        0 @TWO@ INDI
+        1 NAME María /García López/
+        2 SURN García, López
+
+        """)
+        #expect(people["JFK"]?.fullName == "John Fitzgerald KENNEDY")
+        #expect(people["JFK"]?.firstName == "John" && people["JFK"]?.middleName == "Fitzgerald")
+        #expect(people["JR"]?.lastName == "Kennedy" && people["JR"]?.suffix == "Jr.")
+        #expect(people["JR"]?.fullName == "John Fitzgerald Kennedy Jr.")
+        #expect(people["III"]?.lastName == "Kennedy" && people["III"]?.suffix == "III", "a suffix after the surname on the NAME line")
+        #expect(people["KICK"]?.firstName == "Kathleen" && people["KICK"]?.middleName == nil && people["KICK"]?.nickname == "Kick")
+        #expect(people["TWO"]?.lastName == "García López")
+        #expect(warnings.filter { $0.kind == .name }.isEmpty, "the pieces agree with the NAME lines")
+    }
+
+    @Test func surnamesInCapitalsAsTheUserChooses() throws {
+        let records = "0 @A@ INDI\n1 NAME Sean /O'BRIEN-SMITH/\n0 @B@ INDI\n1 NAME Ann /McDonald/\n0 @C@ INDI\n1 NAME Eve /ÅSTRÖM/\n"
+        let asIs = try Self.people(records).members
+        #expect(asIs["A"]?.lastName == "O'BRIEN-SMITH")
+        let title = try Self.people(records, surnameCase: .title).members
+        #expect(title["A"]?.lastName == "O'Brien-Smith")
+        #expect(title["B"]?.lastName == "McDonald", "mixed case is left as written")
+        #expect(title["C"]?.lastName == "Åström")
+    }
+
+    @Test func partsThatDisagreeWithTheNameLineAreWarnedAbout() throws {
+        let (people, warnings) = try Self.people("0 @X@ INDI\n1 NAME Jon /Smith/\n2 GIVN Jonathan\n")
+        #expect(people["X"]?.firstName == "Jonathan")
+        let warning = try #require(warnings.first { $0.kind == .name })
+        #expect(warning.line == 6 && warning.message.contains("GIVN \"Jonathan\"") && warning.message.contains("\"Jon\""))
+    }
+
+    @Test func theSuffixTravelsThroughExportAndTreeJSON() throws {
+        var member = Member(id: "jr", firstName: "John", middleName: "Fitzgerald", lastName: "Kennedy")
+        member.suffix = "Jr."
+        let graph = try FamilyGraph(document: TreeDocument(members: [member]))
+        for version in GEDCOMExport.Version.allCases {
+            let text = GEDCOMExport(version: version).write(graph)
+            #expect(text.contains("1 NAME John Fitzgerald /Kennedy/ Jr.\n") && text.contains("2 NSFX Jr.\n"))
+            let back = try GEDCOMImport(bytes: Array(text.utf8)).document.members.first
+            #expect(back?.lastName == "Kennedy" && back?.suffix == "Jr.")
+        }
+        let json = JSONWriter.string(from: graph.document.jsonValue)
+        #expect(json.contains("\"suffix\": \"Jr.\""))
+        #expect(try FamilyGraph(json: Array(json.utf8)).members.first?.suffix == "Jr.")
+    }
+}

@@ -24,12 +24,15 @@ public struct SVGRenderer: Sendable {
     public var title: String?
     /// The colours: light, dark, or following the reader's system.
     public var theme: Theme
+    /// A member drawn marked out (the person a `--root` chart is about).
+    public var highlighted: Member.ID?
 
-    /// A renderer labelling with `labeler`, titled `title`, in `theme`.
-    public init(labeler: Labeler = Labeler(), title: String? = nil, theme: Theme = .light) {
+    /// A renderer labelling with `labeler`, titled `title`, in `theme`, marking out `highlighted`.
+    public init(labeler: Labeler = Labeler(), title: String? = nil, theme: Theme = .light, highlighted: Member.ID? = nil) {
         self.labeler = labeler
         self.title = title
         self.theme = theme
+        self.highlighted = highlighted
     }
 
     /// The colours every chart starts from.
@@ -55,6 +58,7 @@ public struct SVGRenderer: Sendable {
     .edge.divorced { stroke-dasharray: 4 3; }
     .divorce-mark { fill: none; stroke: #5b6b8c; stroke-width: 1.6; }
     .legend text { font-size: 11px; fill: #4a5568; }
+    .member.root rect.box { stroke: #1a73e8; stroke-width: 3.5; }
     """
 
     /// The dark colours, over the light ones.
@@ -71,6 +75,7 @@ public struct SVGRenderer: Sendable {
     .union { fill: #8fa3c8; }
     .divorce-mark { stroke: #8fa3c8; }
     .legend text { fill: #b3bdd0; }
+    .member.root rect.box { stroke: #8ab4f8; }
     """
 
     /// The style sheet for `theme`: light, dark, or the reader's system setting.
@@ -221,6 +226,7 @@ public struct SVGRenderer: Sendable {
             writer.append(sex.rawValue)
         }
         if highlighted { writer.append(" cross-bloodline") }
+        if member.id == self.highlighted { writer.append(" root") }
         if let color = member.color, let light = SVGRenderer.isLight(color) { writer.append(light ? " custom-light" : " custom-dark") }
         writer.append("\" data-member=\"")
         writer.appendEscaped(member.id)

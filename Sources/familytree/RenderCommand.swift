@@ -88,6 +88,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "With --root: generations up and down to include.")
     var generations: Int = 3
 
+    @Flag(help: "With --root: leave out the person's brothers and sisters.")
+    var noSiblings = false
+
     @Option(help: "top-down or left-right.")
     var direction: LayoutDirection = .topDown
 
@@ -141,11 +144,14 @@ struct RenderCommand: ParsableCommand {
         let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
         // A page to explore shows everyone and opens on --root; the other formats draw its part.
         var openOn: Int?
+        var rootID: Member.ID?
         if let root {
             if chosenFormat == .html, renderer == .native {
                 openOn = try graph.resolveMember(root)
             } else {
-                graph = graph.neighbourhood(ofMemberAt: try graph.resolveMember(root), generations: generations)
+                let index = try graph.resolveMember(root)
+                rootID = graph.members[index].id
+                graph = graph.neighbourhood(ofMemberAt: index, generations: generations, includingSiblings: !noSiblings)
             }
         }
         let day = try Today.dayNumber(today)
@@ -177,7 +183,9 @@ struct RenderCommand: ParsableCommand {
         switch chosenFormat {
         case .svg:
             // Streamed: a million-member chart never sits in memory as one string.
-            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme).render(layout, of: graph, to: &$0) }
+            // The root keeps its place among the members when --private renamed them.
+            let highlighted = rootID.flatMap { id in zip(before.members, graph.members).first { $0.0.id == id }?.1.id }
+            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme, highlighted: highlighted).render(layout, of: graph, to: &$0) }
         case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
         case .layoutJSON, .dot: try TreeFiles.write(to: output) { try LayoutJSONWriter.render(layout, of: graph, to: &$0) }
         case .html:

@@ -48,7 +48,14 @@ struct Scratch {
         let scratch = try Scratch()
         #expect(await scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("peter.svg").path, "--root", "Peter Müller", "--generations", "1") == 0)
         let svg = try scratch.read("peter.svg")
-        #expect(svg.components(separatedBy: "data-member=").count - 1 == 7)
+        // Peter and Emily, his parents and Margarethe (his father's other wife), their children, and
+        // his sister Anna and half-brother Lukas with Zoë.
+        let members = svg.components(separatedBy: "data-member=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(Set(members) == ["peter", "emily", "karl", "siobhan", "margarethe", "sophie", "jonas", "anna", "lukas", "zoe"])
+        // The person the chart is about is marked out, and only they are.
+        #expect(svg.contains("class=\"member male root\" data-member=\"peter\"") && svg.components(separatedBy: " root\"").count == 2)
+        #expect(await scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("alone.svg").path, "--root", "Peter Müller", "--generations", "1", "--no-siblings") == 0)
+        #expect(try scratch.read("alone.svg").components(separatedBy: "data-member=").count - 1 == 7)
         #expect(await scratch.run("render", scratch.path("tree.json").path, "--root", "Nobody Atall") == 1)
     }
 

@@ -1,8 +1,9 @@
 extension FamilyGraph {
     /// The part of the tree around one person: ancestors up to `generations` generations up,
-    /// descendants up to `generations` down (following cross-bloodline connections too), and the
-    /// partners of everyone included.
-    public func neighbourhood(ofMemberAt root: Int, generations: Int) -> FamilyGraph {
+    /// descendants up to `generations` down (following cross-bloodline connections too), the
+    /// person's brothers and sisters unless `includingSiblings` is false, and the partners of
+    /// everyone included.
+    public func neighbourhood(ofMemberAt root: Int, generations: Int, includingSiblings: Bool = true) -> FamilyGraph {
         var included = Array(repeating: false, count: members.count)
         included[root] = true
         var childrenOf = Array(repeating: [Int](), count: members.count)
@@ -24,6 +25,16 @@ extension FamilyGraph {
                     }
                 }
                 frontier = next
+            }
+        }
+        // The root's brothers and sisters, half-siblings too (every union of each parent), with their partners.
+        if includingSiblings, generations > 0 {
+            for parentUnion in topology.parentUnions[root] {
+                for parent in topology.partners[parentUnion] {
+                    for union in topology.unionsOfMember[parent] {
+                        for sibling in topology.children[union] { included[sibling] = true }
+                    }
+                }
             }
         }
         for member in members.indices where included[member] {

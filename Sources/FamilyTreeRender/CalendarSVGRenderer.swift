@@ -10,11 +10,14 @@ public struct CalendarSVGRenderer: Sendable {
     public var firstWeekday: Weekday
     /// Today as a day number, marked on the calendar; nil marks nothing.
     public var today: Int?
+    /// The colours: light (the default: a calendar is printed or put in a page), dark, or the system's.
+    public var theme: SVGRenderer.Theme
 
-    /// A renderer with rows starting on `firstWeekday`; `today` (a day number) is marked.
-    public init(firstWeekday: Weekday = .monday, today: Int? = nil) {
+    /// A renderer with rows starting on `firstWeekday`; `today` (a day number) is marked; in `theme`.
+    public init(firstWeekday: Weekday = .monday, today: Int? = nil, theme: SVGRenderer.Theme = .light) {
         self.firstWeekday = firstWeekday
         self.today = today
+        self.theme = theme
     }
 
     static let cellWidth = 150.0
@@ -24,7 +27,7 @@ public struct CalendarSVGRenderer: Sendable {
     static let weekdayHeight = 28.0
     static let eventLines = 5
 
-    static let styleSheet = """
+    static let lightRules = """
     svg.family-calendar { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
     .background { fill: #ffffff; }
     .title { font-size: 24px; font-weight: 700; fill: #1d2433; }
@@ -39,24 +42,41 @@ public struct CalendarSVGRenderer: Sendable {
     .event { font-size: 11px; fill: #2f4a7a; }
     .event.anniversary { fill: #8a3b62; font-style: italic; }
     .more { font-size: 10px; fill: #5b6b8c; }
+    .sign.birthday { fill: #2f4a7a; }
+    .sign.anniversary { fill: none; stroke: #8a3b62; stroke-width: 1.2; }
+    .key { font-size: 11px; fill: #5b6b8c; }
     .mini .month-title { font-size: 15px; font-weight: 700; fill: #1d2433; }
     .mini text.number { font-size: 10px; font-weight: 400; }
     .mini .day.has-events circle.dot { fill: #2f4a7a; }
     .mini .day.has-events text.number { fill: #ffffff; font-weight: 700; }
-    @media (prefers-color-scheme: dark) {
-      .background { fill: #14171f; }
-      .title, .mini .month-title { fill: #e8ecf4; }
-      .weekday { fill: #8fa3c8; }
-      .day rect.cell { fill: #1c212c; stroke: #2c3444; }
-      .day text.number { fill: #e8ecf4; }
-      .day.padding rect.cell { fill: #171b24; }
-      .day.padding text { fill: #4d5668; }
-      .event { fill: #9fc0f0; }
-      .event.anniversary { fill: #e6a1c4; }
-      .more { fill: #8fa3c8; }
-      .mini .day.has-events circle.dot { fill: #6f93cf; }
-    }
     """
+
+    /// The dark colours, over the light ones.
+    static let darkRules = """
+    .background { fill: #14171f; }
+    .title, .mini .month-title { fill: #e8ecf4; }
+    .weekday { fill: #8fa3c8; }
+    .day rect.cell { fill: #1c212c; stroke: #2c3444; }
+    .day text.number { fill: #e8ecf4; }
+    .day.padding rect.cell { fill: #171b24; }
+    .day.padding text { fill: #4d5668; }
+    .event { fill: #9fc0f0; }
+    .event.anniversary { fill: #e6a1c4; }
+    .more { fill: #8fa3c8; }
+    .mini .day.has-events circle.dot { fill: #6f93cf; }
+    .sign.birthday { fill: #9fc0f0; }
+    .sign.anniversary { stroke: #e6a1c4; }
+    .key { fill: #8fa3c8; }
+    """
+
+    /// The style sheet for `theme`.
+    static func styleSheet(_ theme: SVGRenderer.Theme) -> String {
+        switch theme {
+        case .light: lightRules
+        case .dark: lightRules + "\n" + darkRules
+        case .auto: lightRules + "\n@media (prefers-color-scheme: dark) {\n" + darkRules.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n}"
+        }
+    }
 
     /// One month with the events of `events`.
     public func renderMonth(year: Int, month: Int, events: FamilyEvents) -> String {
@@ -67,6 +87,7 @@ public struct CalendarSVGRenderer: Sendable {
         let height = 2 * Self.margin + Self.titleHeight + Self.weekdayHeight + Double(grid.weeks.count) * Self.cellHeight
         var svg = header(width: width, height: height, title: "Birthdays and anniversaries, \(grid.title)")
         svg += "<text class=\"title\" x=\"\(n(Self.margin))\" y=\"\(n(Self.margin + 30))\">\(Formatting.xmlEscaped(grid.title))</text>\n"
+        svg += Self.key(right: width - Self.margin, y: Self.margin + 26)
         for (column, weekday) in grid.weekdays.enumerated() {
             let x = Self.margin + Double(column) * Self.cellWidth + 8
             svg += "<text class=\"weekday\" x=\"\(n(x))\" y=\"\(n(Self.margin + Self.titleHeight + 18))\">\(weekday.shortName)</text>\n"
@@ -96,13 +117,36 @@ public struct CalendarSVGRenderer: Sendable {
         cell += "<text class=\"number\" x=\"\(n(x + 17))\" y=\"\(n(y + 20.5))\" text-anchor=\"middle\">\(day.dayOfMonth)</text>\n"
         let shown = events.count > Self.eventLines ? Self.eventLines - 1 : events.count
         for (line, event) in events.prefix(shown).enumerated() {
-            let text = Labeler.shortened(event.label, fontSize: 11, limit: Self.cellWidth - 14)
-            cell += "<text class=\"event \(event.kind.rawValue)\" x=\"\(n(x + 8))\" y=\"\(n(y + 44 + Double(line) * 14))\">\(Formatting.xmlEscaped(text))</text>\n"
+            let text = Labeler.shortened(event.label, fontSize: 11, limit: Self.cellWidth - 20)
+            let baseline = y + 44 + Double(line) * 14
+            cell += Self.sign(event.kind, x: x + 10, y: baseline - 4)
+            cell += "<text class=\"event \(event.kind.rawValue)\" x=\"\(n(x + 16))\" y=\"\(n(baseline))\">\(Formatting.xmlEscaped(text))</text>\n"
         }
         if events.count > shown {
             cell += "<text class=\"more\" x=\"\(n(x + 8))\" y=\"\(n(y + 44 + Double(shown) * 14))\">+\(events.count - shown) more</text>\n"
         }
         return cell + "</g>\n"
+    }
+
+    /// The sign before an event: a filled dot for a birthday, two rings for a wedding anniversary.
+    static func sign(_ kind: CalendarEvent.Kind, x: Double, y: Double) -> String {
+        func n(_ value: Double) -> String { Formatting.number(value) }
+        switch kind {
+        case .birthday:
+            return "<circle class=\"sign birthday\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"2.8\"/>\n"
+        case .anniversary:
+            return "<circle class=\"sign anniversary\" cx=\"\(n(x - 2))\" cy=\"\(n(y))\" r=\"2.8\"/><circle class=\"sign anniversary\" cx=\"\(n(x + 2))\" cy=\"\(n(y))\" r=\"2.8\"/>\n"
+        }
+    }
+
+    /// What the signs mean, right-aligned at `right`.
+    static func key(right: Double, y: Double) -> String {
+        func n(_ value: Double) -> String { Formatting.number(value) }
+        let anniversaryX = right - 118, birthdayX = anniversaryX - 72
+        return sign(.birthday, x: birthdayX, y: y - 4)
+            + "<text class=\"key\" x=\"\(n(birthdayX + 8))\" y=\"\(n(y))\">birthday</text>\n"
+            + sign(.anniversary, x: anniversaryX, y: y - 4)
+            + "<text class=\"key\" x=\"\(n(anniversaryX + 8))\" y=\"\(n(y))\">wedding anniversary</text>\n"
     }
 
     /// Twelve months on one page; days with events are marked and name them in their tooltip.
@@ -157,7 +201,7 @@ public struct CalendarSVGRenderer: Sendable {
         <svg xmlns="http://www.w3.org/2000/svg" class="family-calendar" viewBox="0 0 \(n(width)) \(n(height))" width="\(n(width))" height="\(n(height))" role="img" aria-labelledby="calendar-title">
         <title id="calendar-title">\(Formatting.xmlEscaped(title))</title>
         <style>
-        \(CalendarSVGRenderer.styleSheet)
+        \(CalendarSVGRenderer.styleSheet(theme))
         </style>
         <rect class="background" x="0" y="0" width="\(n(width))" height="\(n(height))"/>
 

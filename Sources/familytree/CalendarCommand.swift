@@ -60,6 +60,9 @@ struct CalendarCommand: ParsableCommand {
     @Flag(help: "Also show the birthdays of the deceased and anniversaries of widowed couples.")
     var includeDeceased = false
 
+    @Option(help: "Colours: light (the default, for printing or a page), dark, or auto (follows the reader's system).")
+    var theme: SVGRenderer.Theme = .light
+
     @Option(help: "February 29 in common years: mar1 or feb28.")
     var leapDay: LeapDayRule = .march1
 
@@ -89,7 +92,7 @@ struct CalendarCommand: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let weekday = firstWeekday ?? Weekday.firstOfWeek(locale: environment["LC_ALL"] ?? environment["LC_TIME"] ?? environment["LANG"])
-        let renderer = CalendarSVGRenderer(firstWeekday: weekday, today: day)
+        let renderer = CalendarSVGRenderer(firstWeekday: weekday, today: day, theme: theme)
         if let year {
             try TreeFiles.write(renderer.renderYear(year, events: events), to: output)
         } else {

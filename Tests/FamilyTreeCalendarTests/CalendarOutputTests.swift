@@ -114,7 +114,17 @@ enum CalendarFiles {
         #expect(svg.contains(">Peter &amp; Emily · 55 years</text>"))
         #expect(svg.contains("data-date=\"2027-06-30\"") && svg.contains("<g class=\"day padding has-events\" data-date=\"2027-06-30\">"))
         #expect(svg.contains(">Peter · 82</text>"))
-        #expect(svg.contains("prefers-color-scheme: dark") && !svg.contains("<script"))
+        #expect(!svg.contains("<script"))
+        // Each name says what it is: a dot for a birthday, two rings for a wedding anniversary, and a key.
+        #expect(svg.contains("<circle class=\"sign birthday\"") && svg.contains("<circle class=\"sign anniversary\""))
+        #expect(svg.components(separatedBy: "class=\"sign birthday\"").count - 1 == svg.components(separatedBy: "class=\"event birthday\"").count - 1 + 1)
+        #expect(svg.contains(">birthday</text>") && svg.contains(">wedding anniversary</text>"))
+        // Light unless asked: a calendar is printed or put in a page.
+        #expect(!svg.contains("prefers-color-scheme"))
+        let auto = CalendarSVGRenderer(today: nil, theme: .auto).renderMonth(year: 2027, month: 7, events: FamilyEvents(graph: try CalendarFiles.exampleGraph()))
+        #expect(auto.contains("@media (prefers-color-scheme: dark) {\n  .background { fill: #14171f; }"))
+        let dark = CalendarSVGRenderer(today: nil, theme: .dark).renderMonth(year: 2027, month: 7, events: FamilyEvents(graph: try CalendarFiles.exampleGraph()))
+        #expect(!dark.contains("@media") && dark.contains(".background { fill: #14171f; }"))
     }
 
     @Test func namesAreEscapedAndLongDaysSayHowManyMore() throws {

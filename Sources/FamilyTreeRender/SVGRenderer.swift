@@ -26,13 +26,18 @@ public struct SVGRenderer: Sendable {
     public var theme: Theme
     /// A member drawn marked out (the person a `--root` chart is about).
     public var highlighted: Member.ID?
+    /// The drawing's width on the page in pixels (the height follows); `nil` makes it responsive:
+    /// as wide as the page's column, never wider than its natural size when placed inline.
+    public var width: Double?
 
-    /// A renderer labelling with `labeler`, titled `title`, in `theme`, marking out `highlighted`.
-    public init(labeler: Labeler = Labeler(), title: String? = nil, theme: Theme = .light, highlighted: Member.ID? = nil) {
+    /// A renderer labelling with `labeler`, titled `title`, in `theme`, marking out `highlighted`,
+    /// `width` pixels wide (`nil`: responsive).
+    public init(labeler: Labeler = Labeler(), title: String? = nil, theme: Theme = .light, highlighted: Member.ID? = nil, width: Double? = nil) {
         self.labeler = labeler
         self.title = title
         self.theme = theme
         self.highlighted = highlighted
+        self.width = width
     }
 
     /// The colours every chart starts from.
@@ -112,10 +117,18 @@ public struct SVGRenderer: Sendable {
         writer.appendNumber(layout.width)
         writer.append(" ")
         writer.appendNumber(height)
-        writer.append("\" width=\"")
-        writer.appendNumber(layout.width)
-        writer.append("\" height=\"")
-        writer.appendNumber(height)
+        if let width, width > 0 {
+            writer.append("\" width=\"")
+            writer.appendNumber(width)
+            writer.append("\" height=\"")
+            writer.appendNumber(height * width / max(layout.width, 1))
+        } else {
+            // Responsive: the column's width in a page (the viewBox keeps the proportions), at most
+            // the natural size when the SVG is placed inline.
+            writer.append("\" width=\"100%\" style=\"max-width: ")
+            writer.appendNumber(layout.width)
+            writer.append("px; height: auto")
+        }
         writer.append("\" role=\"img\" aria-labelledby=\"family-tree-title\">\n<title id=\"family-tree-title\">")
         writer.appendEscaped(drawingTitle)
         writer.append("</title>\n<style>\n")

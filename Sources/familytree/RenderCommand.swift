@@ -112,6 +112,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
     var noPhotos = false
 
+    @Option(help: "SVG width in pixels (the height follows); by default the SVG is responsive: as wide as the page's column.")
+    var width: Double?
+
     @Option(help: "SVG colours: light (for a page; the default), dark, or auto (follows the reader's system).")
     var theme: SVGRenderer.Theme = .light
 
@@ -136,6 +139,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot, .json or .html, or --format")
         }
         guard generations >= 0 else { throw ValidationError("--generations must be 0 or more") }
+        if let width, !(width >= 1 && width <= 1_000_000) { throw ValidationError("--width must be a number of pixels from 1 to 1000000") }
         if label == .relation, home == nil { throw ValidationError("--label relation needs --home, the person everyone is related to") }
     }
 
@@ -185,7 +189,7 @@ struct RenderCommand: ParsableCommand {
             // Streamed: a million-member chart never sits in memory as one string.
             // The root keeps its place among the members when --private renamed them.
             let highlighted = rootID.flatMap { id in zip(before.members, graph.members).first { $0.0.id == id }?.1.id }
-            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme, highlighted: highlighted).render(layout, of: graph, to: &$0) }
+            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme, highlighted: highlighted, width: width).render(layout, of: graph, to: &$0) }
         case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
         case .layoutJSON, .dot: try TreeFiles.write(to: output) { try LayoutJSONWriter.render(layout, of: graph, to: &$0) }
         case .html:

@@ -47,7 +47,7 @@ import FamilyTreeLayout
         let plainLayout = LayeredLayout().place(plain)
         let plainSVG = SVGRenderer().render(plainLayout, of: plain)
         #expect(!plainSVG.contains("<g class=\"legend\">") && !plainSVG.contains("class=\"divorce-mark\"") && !plainSVG.contains("dashed"))
-        #expect(plainSVG.contains("height=\"\(Formatting.number(plainLayout.height))\""))
+        #expect(plainSVG.contains("viewBox=\"0 0 \(Formatting.number(plainLayout.width)) \(Formatting.number(plainLayout.height))\""))
     }
 
     @Test func dotAndTheHTMLChartStyleThemToo() throws {

@@ -59,6 +59,23 @@ struct Scratch {
         #expect(await scratch.run("render", scratch.path("tree.json").path, "--root", "Nobody Atall") == 1)
     }
 
+    @Test func theSVGFitsThePageOrTheWidthAskedFor() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(await scratch.run("render", tree, "-o", scratch.path("page.svg").path) == 0)
+        let page = try scratch.read("page.svg")
+        let viewBox = try #require(page.firstMatch(of: /viewBox="0 0 ([0-9.]+) ([0-9.]+)"/))
+        // Responsive: the column's width, at most the natural size inline, proportions from the viewBox.
+        #expect(page.contains("width=\"100%\" style=\"max-width: \(viewBox.1)px; height: auto\""))
+        #expect(await scratch.run("render", tree, "-o", scratch.path("800.svg").path, "--width", "800") == 0)
+        let fixed = try scratch.read("800.svg")
+        let size = try #require(fixed.firstMatch(of: /width="800" height="([0-9.]+)"/))
+        let expected = Double(viewBox.2)! * 800 / Double(viewBox.1)!
+        #expect(abs(Double(size.1)! - expected) < 0.1)
+        #expect(await scratch.run("render", tree, "--width", "0") == 2)
+        #expect(await scratch.run("render", tree, "--width", "wide") == 2)
+    }
+
     @Test func leftRightAndNameAgeLabels() async throws {
         let scratch = try Scratch()
         #expect(await scratch.run("render", scratch.path("tree.json").path, "-o", scratch.path("lr.svg").path, "--direction", "left-right", "--label", "name-age", "--today", "2026-11-22") == 0)

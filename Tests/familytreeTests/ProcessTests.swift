@@ -22,6 +22,16 @@ import TestSupport
         #expect(dot.status == 0 && dot.stdout.hasPrefix("digraph family"))
     }
 
+    /// The README's completion commands: each shell's script knows the commands and their options.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func shellCompletions(shell: String) throws {
+        let result = try run(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        for word in ["render", "calendar", "relation", "surname-case", "no-siblings"] {
+            #expect(result.stdout.contains(word), "\(shell): \(word)")
+        }
+    }
+
     @Test func malformedJSONOnStandardInputNamesLineAndColumn() throws {
         let result = try run(["validate", "-"], input: "{\n  \"members\": [}\n")
         #expect(result.status == 1)

@@ -295,11 +295,23 @@ public struct SVGRenderer: Sendable {
         }
         let lines = labeler.lines(for: member)
         let firstBaseline = box.y + (lines.count > 1 ? box.height / 2 - 3 : box.height / 2 + 4.5)
+        let innerWidth = box.width - 16 - (Labeler.embeddablePhoto(member) == nil ? 0 : 40)
         for (index, line) in lines.enumerated() {
             writer.append(index == 0 ? "<text class=\"name\" x=\"" : "<text class=\"detail\" x=\"")
             writer.appendNumber(textX)
             writer.append("\" y=\"")
             writer.appendNumber(index == 0 ? firstBaseline : firstBaseline + 16)
+            // Boxes are sized by an estimate of the text's width; a browser whose sans-serif is
+            // wider (DejaVu Sans on Linux: up to about 16% on names in capitals) would spill a line
+            // that fills its box. Such lines get the estimate as their length, so they are drawn
+            // that wide whatever the font; shorter lines keep their natural width (a length given
+            // to them would stretch a narrower font).
+            let estimate = Labeler.textWidth(line, fontSize: index == 0 ? 13 : 11)
+            if estimate > innerWidth * 0.85 {
+                writer.append("\" textLength=\"")
+                writer.appendNumber(min(estimate, innerWidth))
+                writer.append("\" lengthAdjust=\"spacingAndGlyphs")
+            }
             writer.append("\" text-anchor=\"middle\">")
             writer.appendEscaped(line)
             writer.append("</text>\n")

@@ -170,4 +170,27 @@ import TestSupport
         #expect(graph.member(selectedID)?.fullName == person.fullName, "Enter lands on a person of that name")
         #expect(seen["openedOn"] as? String == graph.members[9_000].id)
     }
+
+    /// Text stays in its box in a real browser, whose sans-serif (DejaVu Sans here) is wider than the
+    /// estimate boxes are sized with: the example and kennedy.ged, with its names in capitals.
+    @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"))
+    func noTextSpillsOutOfItsBox() async throws {
+        let scratch = try Scratch()
+        var charts = [scratch.path("family.svg").path]
+        #expect(await scratch.run("render", scratch.path("tree.json").path, "-o", charts[0]) == 0)
+        let kennedy = Scratch.packageRoot.appendingPathComponent("../shared/data/gedcom-samples/kennedy.ged")
+        if FileManager.default.fileExists(atPath: kennedy.path) {
+            charts.append(scratch.path("kennedy.svg").path)
+            #expect(await scratch.run("render", kennedy.path, "-o", charts[1]) == 0)
+        }
+        let script = Scratch.packageRoot.appendingPathComponent("Tests/Browser/svg_text_fit.py").path
+        let result = try ChildProcess.run("python3", [script] + charts)
+        try #require(result.status == 0, "\(result.stderr.suffix(2_000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: Any]])
+        for chart in charts {
+            let fit = try #require(seen[chart])
+            #expect((fit["lines"] as? Int ?? 0) > 40, "\(chart): the text was measured")
+            #expect((fit["spills"] as? [String]) == [], "\(chart)")
+        }
+    }
 }

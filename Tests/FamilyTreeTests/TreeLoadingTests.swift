@@ -90,8 +90,12 @@ enum TestFiles {
 
     @Test func neighbourhoodKeepsAncestorsDescendantsAndPartners() throws {
         let graph = try FamilyGraph(json: try TestFiles.example("family.json"))
-        let part = graph.neighbourhood(ofMemberAt: try #require(graph.index(of: "peter")), generations: 1)
-        #expect(Set(part.members.map(\.id)) == ["peter", "emily", "karl", "siobhan", "margarethe", "sophie", "jonas"])
+        let peter = try #require(graph.index(of: "peter"))
+        let alone = graph.neighbourhood(ofMemberAt: peter, generations: 1, includingSiblings: false)
+        #expect(Set(alone.members.map(\.id)) == ["peter", "emily", "karl", "siobhan", "margarethe", "sophie", "jonas"])
+        // By default his sister Anna and half-brother Lukas come too, with Lukas's wife Zoë.
+        let part = graph.neighbourhood(ofMemberAt: peter, generations: 1)
+        #expect(Set(part.members.map(\.id)) == Set(alone.members.map(\.id)).union(["anna", "lukas", "zoe"]))
         let none = graph.neighbourhood(ofMemberAt: try #require(graph.index(of: "peter")), generations: 0)
         #expect(Set(none.members.map(\.id)) == ["peter", "emily"])
     }

@@ -69,6 +69,13 @@ public struct HTMLRenderer: Sendable {
     private func writeData<Output>(_ layout: Layout, of graph: FamilyGraph, title: String, into writer: inout ChunkedWriter<Output>) throws {
         func string(_ text: String) { writer.appendScriptSafeJSON(text) }
         func integer(_ value: Double) { writer.appendNumber(value.rounded()) }
+        /// Whole points separated by commas.
+        func integers(_ values: Double...) {
+            for (position, value) in values.enumerated() {
+                if position > 0 { writer.append(",") }
+                integer(value)
+            }
+        }
         let crossChildren = Set(graph.crossBloodlineConnections.map(\.fromChild))
         writer.append("{\"title\":")
         string(title)
@@ -87,23 +94,18 @@ public struct HTMLRenderer: Sendable {
             writer.append("[")
             string(member.id)
             writer.append(",[")
-            for (line, text) in labeler.lines(for: member).enumerated() {
+            let lines = labeler.lines(for: member)
+            for (line, text) in lines.enumerated() {
                 if line > 0 { writer.append(",") }
                 string(text)
             }
             writer.append("],")
-            integer(box.x)
-            writer.append(",")
-            integer(box.y)
-            writer.append(",")
-            integer(box.width)
-            writer.append(",")
-            integer(box.height)
+            integers(box.x, box.y, box.width, box.height)
             let sex = switch member.sex { case .male?: 1; case .female?: 2; case .other?: 3; default: 0 }
             writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
             if let color = member.color { string(color) } else { writer.append("null") }
             writer.append(",")
-            writeCard(member, label: labeler.lines(for: member).first, into: &writer)
+            writeCard(member, label: lines.first, into: &writer)
             writer.append("]")
             try writer.flushIfFull()
         }
@@ -112,9 +114,7 @@ public struct HTMLRenderer: Sendable {
             let union = graph.unions[point.union]
             if position > 0 { writer.append(",") }
             writer.append("[")
-            integer(point.x)
-            writer.append(",")
-            integer(point.y)
+            integers(point.x, point.y)
             writer.append(",[\(graph.topology.partners[point.union].map(String.init).joined(separator: ","))]")
             writer.append(",[\(graph.topology.children[point.union].map(String.init).joined(separator: ","))]")
             writer.append(",[\(union.children.map { "\(Self.kindCode($0.kind))" }.joined(separator: ","))],")
@@ -140,9 +140,7 @@ public struct HTMLRenderer: Sendable {
             writer.append("[\(kind)")
             for point in edge.points {
                 writer.append(",")
-                integer(point.x)
-                writer.append(",")
-                integer(point.y)
+                integers(point.x, point.y)
             }
             writer.append("]")
             try writer.flushIfFull()

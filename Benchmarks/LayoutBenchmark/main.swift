@@ -31,10 +31,23 @@ struct Options {
     var qualitySeeds: [UInt64] = [1, 2, 3, 4, 5]
     /// Sizes at which the real `familytree` commands are timed as whole processes.
     var cliSizes = [100_000]
-    /// Real family trees (GEDCOM) measured against dot too; by default those of ../shared/data found.
-    var gedcomFiles: [String] = ["royal92/royal92.ged", "gedcom-samples/EnglishTudorRoyalFamily.ged", "gedcom-samples/kennedy.ged"]
-        .map { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data/\($0)").standardized.path }
-        .filter { FileManager.default.fileExists(atPath: $0) }
+    /// Real family trees (GEDCOM) measured against dot too; by default every GEDCOM file in
+    /// ../shared/data with 100 or more people.
+    var gedcomFiles: [String] = Options.sharedRealTrees(minimumPeople: 100)
+
+    /// The GEDCOM files under ../shared/data with at least `minimumPeople` INDI records, largest first.
+    static func sharedRealTrees(minimumPeople: Int) -> [String] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data").standardized
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        var found: [(path: String, people: Int)] = []
+        for case let url as URL in walker where url.pathExtension.lowercased() == "ged" {
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            let people = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("0 @") && $0.hasSuffix(" INDI") }.count
+            if people >= minimumPeople { found.append((url.path, people)) }
+        }
+        return found.sorted { ($0.people, $1.path) > ($1.people, $0.path) }.map(\.path)
+    }
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -261,30 +274,40 @@ if options.gedcomFiles.isEmpty {
     print("Real family trees: none (by default those of ../shared/data, absent here; or --gedcom a.ged,b.ged).")
 } else {
     print("")
-    print("Real family trees (GEDCOM), familytree layout + SVG in process, best of \(options.repeats):")
+    print("Real family trees (GEDCOM): each cell is familytree / dot. familytree's time is layout + SVG in")
+    print("process, best of \(options.repeats); dot's is one `dot -Tplain` process on the structure DOT (boxes")
+    print("the same size as ours). Long lines span more than one layer gap; couples are adjacent partners;")
+    print("birth order counts families whose dated children run oldest first.")
     print("")
-    print("| tree | people | familytree time | familytree crossings | couples adjacent | birth order | dot time | dot crossings | dot couples adjacent | dot birth order | crossings ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| tree | people | time | crossings | long lines | total edge length | width | couples adjacent | birth order |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    func percent(_ value: Double) -> String { String(format: "%.1f%%", value) }
+    func thousands(_ value: Double) -> String { String(format: "%.0fk", value / 1000) }
     for path in options.gedcomFiles {
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard let bytes = FileManager.default.contents(atPath: path),
               let document = try? GEDCOMImport(bytes: Array(bytes)).document, let graph = try? FamilyGraph(document: document) else {
-            print("| \(name) | unreadable | | | | | | | | | |")
+            print("| \(name) | unreadable | | | | | | | |")
             continue
         }
         let run = timeLayoutAndSVG(graph, repeats: options.repeats)
-        let seconds = run.layout + run.svg
         let ours = LayoutMetrics.measure(run.placed, of: graph)
-        var row = "| \(name) | \(graph.members.count) | \(formatSeconds(seconds)) | \(ours.crossings) | \(String(format: "%.1f%%", ours.coupleAdjacencyPercent)) | \(String(format: "%.1f%%", ours.birthOrderPercent)) "
-        if let dotPath, let run = runLimited(dotPath, ["-Tplain"], input: DOTWriter().structure(graph), limit: options.dotTimeLimit),
-           let drawing = try? GraphvizPlainReader.drawing(fromPlain: run.output, of: graph) {
-            let dot = LayoutMetrics.measure(drawing, of: graph)
-            let ratio = dot.crossings > 0 ? String(format: "%.2f", Double(ours.crossings) / Double(dot.crossings)) : "-"
-            row += "| \(formatSeconds(run.seconds)) | \(dot.crossings) | \(String(format: "%.1f%%", dot.coupleAdjacencyPercent)) | \(String(format: "%.1f%%", dot.birthOrderPercent)) | \(ratio) |"
-        } else {
-            row += "| \(dotPath == nil ? "not installed" : "> \(Int(options.dotTimeLimit)) s") | | | | |"
+        guard let dotPath, let dotRun = runLimited(dotPath, ["-Tplain"], input: DOTWriter().structure(graph), limit: options.dotTimeLimit),
+              let drawing = try? GraphvizPlainReader.drawing(fromPlain: dotRun.output, of: graph) else {
+            print("| \(name) | \(graph.members.count) | \(formatSeconds(run.layout + run.svg)) / \(dotPath == nil ? "not installed" : "failed") | \(ours.crossings) | \(ours.longEdges) | \(thousands(ours.totalEdgeLength)) | \(Int(ours.width)) | \(percent(ours.coupleAdjacencyPercent)) | \(percent(ours.birthOrderPercent)) |")
+            continue
         }
-        print(row)
+        let dot = LayoutMetrics.measure(drawing, of: graph)
+        let cells = [
+            "\(formatSeconds(run.layout + run.svg)) / \(formatSeconds(dotRun.seconds))",
+            "\(ours.crossings) / \(dot.crossings)",
+            "\(ours.longEdges) / \(dot.longEdges)",
+            "\(thousands(ours.totalEdgeLength)) / \(thousands(dot.totalEdgeLength))",
+            "\(Int(ours.width.rounded())) / \(Int(dot.width.rounded()))",
+            "\(percent(ours.coupleAdjacencyPercent)) / \(percent(dot.coupleAdjacencyPercent))",
+            "\(percent(ours.birthOrderPercent)) / \(percent(dot.birthOrderPercent))",
+        ]
+        print("| \(name) | \(graph.members.count) | \(cells.joined(separator: " | ")) |")
     }
 }
 

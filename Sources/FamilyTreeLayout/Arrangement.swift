@@ -307,7 +307,7 @@ struct Arrangement {
             }
         }
         guard constrained else { return }
-        var ready = MinHeap()
+        var ready = MinHeap<Int>()
         for position in units.indices where waiting[position] == 0 { ready.insert(position) }
         var placed = Array(repeating: false, count: units.count)
         var result: [Int] = []

@@ -1,5 +1,21 @@
 import FamilyTree
 
+// The phases, each a value the next one takes:
+//
+//   FamilyGraph
+//     -> Layering          a layer per member: optimal total line length (NetworkSimplex), partners
+//                          in one layer, every child below its parents; the demotion heuristic
+//                          above 40,000 components
+//     -> LongEdgeChains    the ordering graph: a line skipping layers becomes a chain of named
+//                          placeholders (member indices from the real count up)
+//     -> Arrangement       the order of family units in each layer (crossing reduction that never
+//                          breaks a couple or a sibling order); StartingOrderSearch tries several
+//                          starts on small trees and keeps the best drawing
+//     -> Placement         positions along the layers: the shortest-lines problem (NetworkSimplex
+//                          again, ShortestLines.swift), or layer-by-layer balancing on huge trees
+//     -> LayoutGeometry    boxes, union points, lines with their buses and corridors
+//     -> Layout
+
 /// familytree's own layered layout for families.
 ///
 /// One layer per generation; partners side by side around their union point; each union's
@@ -33,7 +49,7 @@ public struct LayeredLayout: LayoutEngine {
         /// Options with the given spacing and search effort.
         public init(
             direction: LayoutDirection = .topDown, generationSpacing: Double = 64, partnerSpacing: Double = 24,
-            unitSpacing: Double = 32, margin: Double = 20, sweeps: Int = 4, balancingPasses: Int = 8, startingOrderBudget: Int = 3_000,
+            unitSpacing: Double = 24, margin: Double = 20, sweeps: Int = 4, balancingPasses: Int = 8, startingOrderBudget: Int = 3_000,
             boxSize: @escaping @Sendable (Member) -> Size = { _ in Size(width: 150, height: 48) }
         ) {
             self.direction = direction
@@ -63,71 +79,22 @@ public struct LayeredLayout: LayoutEngine {
         let sizes = graph.members.map(options.boxSize)
         let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
         let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
-        func ordering(from start: Arrangement.StartingOrder) -> Arrangement {
+        let options = self.options
+        let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement = { start in
             var ordering = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, start: start)
             ordering.reduceCrossings(sweeps: options.sweeps)
             return ordering
         }
-        func layout(of ordering: Arrangement) -> Layout {
+        let layout: @Sendable (Arrangement) -> Layout = { ordering in
             // Placeholders take room too (no width, spacing on both sides): long lines get a
             // corridor, and a child drawn far below its siblings is pulled under its line.
             var placement = Placement(arrangement: ordering, sizes: orderingSizes, options: options)
-            placement.balance(passes: options.balancingPasses)
+            if !placement.shortenLines(maximumNodes: 60_000) { placement.balance(passes: options.balancingPasses) }
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
-        let first = ordering(from: .arranged)
-        var best = layout(of: first)
-        // Which founders' tree stands next to which decides much of the crossing count, and no
-        // estimate predicts it well. Small trees can afford to try other starts and keep the best.
-        guard graph.members.count <= options.startingOrderBudget else { return best }
-        var fewest = LayoutMetrics.measure(best, of: graph).crossings
-        var fewestInOrder = first.countCrossings()
-        var bestStart = Arrangement.StartingOrder.arranged
-        func consider(_ start: Arrangement.StartingOrder) {
-            guard fewest > 0 else { return }
-            let candidateOrder = ordering(from: start)
-            let inOrder = candidateOrder.countCrossings()
-            // The order's own count (lines between neighbouring layers, long lines through their
-            // placeholders) is close to the drawing's: an order 20% worse than the best is not
-            // worth placing and measuring.
-            guard Double(inOrder) <= Double(fewestInOrder) * 1.2 else { return }
-            let candidate = layout(of: candidateOrder)
-            let crossings = LayoutMetrics.measure(candidate, of: graph).crossings
-            if crossings < fewest {
-                best = candidate
-                fewest = crossings
-                bestStart = start
-                fewestInOrder = inOrder
-            }
-        }
-        let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...24).map { .shuffled($0) }
-        let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
-            + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }
-        for start in starts.dropFirst() { consider(start) }
-
-        // A couple whose partners both grew up in the tree hangs under one family, and its line to
-        // the other family runs across the chart. Try the other family for each such couple in turn,
-        // keeping a choice when it crosses less: at most 30 more layouts (royal trees have hundreds
-        // of such couples, and each try costs a whole layout).
-        var budget = 30
-        for (unit, candidates) in LayeredLayout.couplesFromTwoFamilies(graph, layering: layering) {
-            for candidate in candidates where budget > 0 && bestStart.hostOfUnit[unit] != candidate {
-                budget -= 1
-                var start = bestStart
-                start.hostOfUnit[unit] = candidate
-                consider(start)
-            }
-        }
-        return best
-    }
-
-    /// Units in which two or more members have parents in the tree, each with those members, in
-    /// member order.
-    static func couplesFromTwoFamilies(_ graph: FamilyGraph, layering: Layering) -> [(unit: Int, members: [Int])] {
-        var withParents: [Int: [Int]] = [:]
-        for member in graph.members.indices where graph.topology.primaryParentUnion[member] >= 0 {
-            withParents[layering.componentOfMember[member], default: []].append(member)
-        }
-        return withParents.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var search = StartingOrderSearch(graph: graph, layering: layering, ordering: ordering, layout: layout)
+        guard graph.members.count <= options.startingOrderBudget else { return search.best }
+        search.run()
+        return search.best
     }
 }

@@ -4,8 +4,11 @@ import FamilyTree
 ///
 /// Partners share a layer and every child is below all its parents (union and cross-bloodline
 /// parents alike). Partners are fused into family components; components are layered by longest
-/// path, founders are then moved down to just above their first children, and families toward a
-/// child who married into a later generation (`demote`). Where fusing partners
+/// path, founders are then moved down to just above their first children. From there the layers
+/// are made optimal (`optimalLayers`: the least total line length, siblings kept together at a
+/// price), so the ancestry of someone who married in floats down to their spouse's depth; trees
+/// too large for that are improved by moving families toward a child who married into a later
+/// generation (`demote`). Where fusing partners
 /// would put a child beside a parent (a man marrying his stepdaughter), that component is unfused
 /// and its partners may stand in different layers.
 struct Layering {
@@ -116,9 +119,54 @@ struct Layering {
             let highestChild = children[component].map { layer[$0] }.min()!
             layer[component] = max(layer[component], highestChild - 1)
         }
-        Layering.demote(&layer, children: children, order: order, siblings: siblings)
+        if components.count + siblings.members.start.count - 1 <= optimalRankingLimit {
+            layer = optimalLayers(startingFrom: layer, children: children, siblings: siblings)
+        } else {
+            Layering.demote(&layer, children: children, order: order, siblings: siblings)
+        }
         children.removeAll()
         return layer
+    }
+
+    /// Up to this many components and sibling groups, layers are optimal (network simplex); larger
+    /// trees are layered by the linear-time demotion heuristic.
+    static let optimalRankingLimit = 40_000
+    /// How much a child standing one layer below the eldest of their siblings costs, against one
+    /// layer of a line from parent to child.
+    static let siblingSpreadWeight = 2
+
+    /// The layers with the least total line length (each parent-child line counted per parent,
+    /// each sibling's distance below the highest of their siblings counted `siblingSpreadWeight`
+    /// times), every child at least one layer below its parents.
+    static func optimalLayers(startingFrom layer: [Int], children: [[Int]], siblings: SiblingGroups) -> [Int] {
+        var weightOfPair: [Int: Int] = [:]
+        var pairs: [(Int, Int)] = []
+        let count = layer.count
+        for (parent, list) in children.enumerated() {
+            for child in list {
+                let key = parent * count + child
+                if let weight = weightOfPair[key] {
+                    weightOfPair[key] = weight + 1
+                } else {
+                    weightOfPair[key] = 1
+                    pairs.append((parent, child))
+                }
+            }
+        }
+        var edges = pairs.map { NetworkSimplex.Edge(tail: $0.0, head: $0.1, minLength: 1, weight: weightOfPair[$0.0 * count + $0.1]!) }
+        var ranks = layer
+        // Each sibling group is a node just above (or level with) its highest member: its edges
+        // down to the members measure how far the group is spread.
+        let groupCount = siblings.members.start.count - 1
+        for group in 0..<groupCount where siblingSpreadWeight > 0 {
+            let node = ranks.count
+            let members = siblings.members.items[siblings.members.range(group)]
+            ranks.append(members.map { layer[$0] }.min()!)
+            for member in members { edges.append(NetworkSimplex.Edge(tail: node, head: member, minLength: 0, weight: siblingSpreadWeight)) }
+        }
+        var simplex = NetworkSimplex(nodeCount: ranks.count, edges: edges, feasibleRanks: ranks)
+        simplex.solve(maxExchanges: 20 * ranks.count + 1_000)
+        return Array(simplex.rank[0..<count])
     }
 
     /// Moves families down toward their lowest children while that shortens lines overall (the

@@ -80,13 +80,19 @@ public struct Layout: Sendable, Hashable {
         /// Member indices of the children drawn under this union, in drawn order.
         public var children: [Int]
 
-        /// The point of union index `union`, with its partners' and children's member indices.
-        public init(union: Int, x: Double, y: Double, partners: [Int], children: [Int]) {
+        /// Where the union is marked: the middle of the line between partners who stand side by
+        /// side (the point itself lies below it, where the lines to the children leave that line).
+        public var marker: Point
+
+        /// The point of union index `union`, with its partners' and children's member indices;
+        /// marked at the point itself unless `marker` says otherwise.
+        public init(union: Int, x: Double, y: Double, partners: [Int], children: [Int], marker: Point? = nil) {
             self.union = union
             self.x = x
             self.y = y
             self.partners = partners
             self.children = children
+            self.marker = marker ?? Point(x: x, y: y)
         }
     }
 

@@ -57,32 +57,43 @@ struct LayoutGeometry {
         unionPoints.reserveCapacity(topology.partners.count)
         var edges: [Layout.Edge] = []
         edges.reserveCapacity(lineCount + 2 * topology.partners.count)
-        var unionAt: [(along: Double, across: Double)] = []
-        unionAt.reserveCapacity(topology.partners.count)
+        // Where each union's lines to its children start.
+        var lineStartOfUnion: [(along: Double, across: Double)] = []
+        lineStartOfUnion.reserveCapacity(topology.partners.count)
         for (union, partners) in topology.partners.enumerated() {
             let ordered = partners.count == 2 && along(partners[1]) < along(partners[0]) ? [partners[1], partners[0]] : partners
             let unionAlong = placement.unionAlong(union) + alongShift
-            let unionAcross: Double
+            // Every union of a layer stands on one row a quarter of the gap below the layer, so
+            // its lines to children all start one generation gap above them.
+            let partnersLayer = partners.map { layerOf[$0] }.max()!
+            let unionRow = layerTop[partnersLayer] + layerDepth[partnersLayer] + gap / 4
+            var unionAcross = unionRow
+            var marker: Point?
+            let lineStart: Double
             if partners.count == 1 {
-                unionAcross = bottom(partners[0])
+                lineStart = bottom(partners[0])
             } else if placement.partnersAreAdjacent(union) {
-                unionAcross = top(ordered[0]) + min(acrossSize[ordered[0]], acrossSize[ordered[1]]) / 2
+                // The line between the partners is the union's mark; a childless couple's point is on it.
+                lineStart = top(ordered[0]) + min(acrossSize[ordered[0]], acrossSize[ordered[1]]) / 2
+                if topology.children[union].isEmpty { unionAcross = lineStart }
+                marker = point(unionAlong, lineStart)
                 edges.append(Layout.Edge(kind: .partner, from: .member(ordered[0]), to: .member(ordered[1]), points: [
-                    point(along(ordered[0]) + alongSize[ordered[0]], unionAcross), point(along(ordered[1]), unionAcross),
+                    point(along(ordered[0]) + alongSize[ordered[0]], lineStart), point(along(ordered[1]), lineStart),
                 ], union: union))
             } else {
-                unionAcross = max(bottom(partners[0]), bottom(partners[1])) + gap / 4
+                lineStart = unionRow
                 for partner in ordered {
                     edges.append(Layout.Edge(kind: .partner, from: .member(partner), to: .union(union), points: [
-                        point(centre(partner), bottom(partner)), point(centre(partner), unionAcross), point(unionAlong, unionAcross),
+                        point(centre(partner), bottom(partner)), point(centre(partner), unionRow), point(unionAlong, unionRow),
                     ]))
                 }
             }
-            unionAt.append((unionAlong, unionAcross))
+            lineStartOfUnion.append((unionAlong, lineStart))
             var drawn = topology.children[union].filter { topology.primaryParentUnion[$0] == union }
             // Siblings in one layer are already in order; only children in several layers need sorting.
             if zip(drawn, drawn.dropFirst()).contains(where: { along($0) > along($1) }) { drawn.sort { along($0) < along($1) } }
-            unionPoints.append(Layout.UnionPoint(union: union, x: point(unionAlong, unionAcross).x, y: point(unionAlong, unionAcross).y, partners: ordered, children: drawn))
+            let position = point(unionAlong, unionAcross)
+            unionPoints.append(Layout.UnionPoint(union: union, x: position.x, y: position.y, partners: ordered, children: drawn, marker: marker))
         }
 
         // Lines to children run down to a horizontal bus above the child's layer, then across and down.
@@ -101,11 +112,11 @@ struct LayoutGeometry {
                     bus = shared
                     buses.extend(bus, toInclude: centre(child))
                 } else {
-                    bus = buses.add(layer: layer, from: unionAt[union].along, to: centre(child))
+                    bus = buses.add(layer: layer, from: lineStartOfUnion[union].along, to: centre(child))
                     if isPrimary { busOfLayer[layer] = bus }
                 }
                 let passages = chains.placeholdersOfLine[LongEdgeChains.UnionChild(union: union, child: child)] ?? []
-                pending.append((isPrimary ? .child : .otherParent, .union(union), unionAt[union], topology.partners[union].map { layerOf[$0] }.max()!, child, bus, passages))
+                pending.append((isPrimary ? .child : .otherParent, .union(union), lineStartOfUnion[union], topology.partners[union].map { layerOf[$0] }.max()!, child, bus, passages))
             }
         }
         for link in topology.crossLinks {

@@ -1,8 +1,10 @@
-/// A binary min-heap of integers.
-struct MinHeap {
-    private var items: [Int] = []
+/// A binary min-heap.
+struct MinHeap<Element: Comparable> {
+    private var items: [Element] = []
 
-    mutating func insert(_ value: Int) {
+    var min: Element? { items.first }
+
+    mutating func insert(_ value: Element) {
         items.append(value)
         var child = items.count - 1
         while child > 0 {
@@ -13,7 +15,7 @@ struct MinHeap {
         }
     }
 
-    mutating func popMin() -> Int? {
+    mutating func popMin() -> Element? {
         guard let first = items.first else { return nil }
         let last = items.removeLast()
         if !items.isEmpty {

@@ -12,7 +12,7 @@ struct Placement {
     /// Offset of each member from its unit's left edge.
     private(set) var offsetInUnit: [Double]
     private(set) var unitWidth: [Double]
-    private(set) var unitStart: [Double]
+    var unitStart: [Double]
     /// Scratch per unit: the sum and count of the shifts it is asked for in the current pass.
     private var shiftSum: [Double]
     private var shiftCount: [Int]

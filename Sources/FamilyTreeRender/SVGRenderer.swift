@@ -162,11 +162,11 @@ public struct SVGRenderer: Sendable {
         writer.append("</g>\n<g class=\"unions\">\n")
         for union in layout.unions where union.partners.count == 2 {
             writer.append("<circle class=\"union\" cx=\"")
-            writer.appendNumber(union.x)
+            writer.appendNumber(union.marker.x)
             writer.append("\" cy=\"")
-            writer.appendNumber(union.y)
+            writer.appendNumber(union.marker.y)
             writer.append("\" r=\"3\"/>\n")
-            if LineStyle.isDivorced(union.union, in: graph) { writeDivorceMark(x: union.x, y: union.y, into: &writer) }
+            if LineStyle.isDivorced(union.union, in: graph) { writeDivorceMark(x: union.marker.x, y: union.marker.y, into: &writer) }
             try writer.flushIfFull()
         }
         writer.append("</g>\n<g class=\"members\">\n")

@@ -99,6 +99,13 @@ public struct StructureGraph: Sendable, Hashable {
         return name
     }
 
+    /// `points` in inches, as Graphviz sizes nodes, rounded up to a ten-thousandth of an inch.
+    static func inches(_ points: Double) -> String {
+        let units = Int((points / 72 * 10_000).rounded(.up))
+        let fraction = String(units % 10_000)
+        return "\(units / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
+    }
+
     /// The structure of `graph`, labelled by `labeler`, ranked in `direction`.
     public init(_ graph: FamilyGraph, labeler: Labeler = Labeler(), direction: LayoutDirection = .topDown) {
         graphAttributes = [Attribute("rankdir", direction == .topDown ? "TB" : "LR"), Attribute("newrank", "true"),
@@ -109,6 +116,9 @@ public struct StructureGraph: Sendable, Hashable {
         nodes = graph.members.map { member in
             var attributes = [Attribute("label", StructureGraph.escString(labeler.lines(for: member).joined(separator: "\n"))),
                               Attribute("tooltip", StructureGraph.escString(member.fullName))]
+            // Boxes at least as large as ours, so both engines lay out the same boxes.
+            let size = labeler.boxSize(for: member)
+            attributes += [Attribute("width", StructureGraph.inches(size.width)), Attribute("height", StructureGraph.inches(size.height))]
             if let color = member.color { attributes.append(Attribute("fillcolor", color)) }
             return Node(name: StructureGraph.memberNodeName(member), attributes: attributes)
         }

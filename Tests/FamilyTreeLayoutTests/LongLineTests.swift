@@ -5,28 +5,37 @@ import FamilyTree
 /// Lines from parents to a child several generations down: royal houses are full of them (a prince
 /// marrying into a much later generation of another house).
 @Suite struct LongLineTests {
-    /// `b` of the family `p` + `q` marries `d`, three generations down another line. With `p` and `q`
-    /// themselves children of two families (`withGrandparents`), moving the family down lengthens as
-    /// many lines as it shortens, so `b` stays below their siblings.
+    /// `b` of the family `p` + `q` marries `d`, three generations down another line. Without
+    /// grandparents the whole family can move down to `b`. With them (`withGrandparents`), `d` is a
+    /// grandchild of `p`'s sister `s1`, so `d` stands a generation below `b`'s siblings, and `a` and `c`
+    /// are held in their layer by their own marriages to cousins (children of `s1` and `s2`): the
+    /// family stays split, and `b` stands below their siblings.
     static func family(withGrandparents: Bool) throws -> FamilyGraph {
         let dated = ["a": "1900", "b": "1902", "c": "1904"]
-        let ids = ["gp1", "gm1", "gp2", "gm2", "s1", "s2", "p", "q", "a", "b", "c", "x1", "y1", "x2", "z2", "x3", "z3", "d"]
-        var unions = [
+        guard withGrandparents else {
+            let ids = ["p", "q", "a", "b", "c", "x1", "y1", "x2", "z2", "x3", "z3", "d"]
+            let unions = [
+                Union(id: "pq", partners: ["p", "q"], children: ["a", "b", "c"].map { ChildLink($0) }),
+                Union(id: "x1", partners: ["x1", "y1"], children: [ChildLink("x2")]),
+                Union(id: "x2", partners: ["x2", "z2"], children: [ChildLink("x3")]),
+                Union(id: "x3", partners: ["x3", "z3"], children: [ChildLink("d")]),
+                Union(id: "bd", partners: ["b", "d"]),
+            ]
+            return try FamilyGraph(members: ids.map { Member(id: $0, firstName: $0, birthday: dated[$0].flatMap { PartialDate($0) }) }, unions: unions)
+        }
+        let ids = ["gp1", "gm1", "gp2", "gm2", "s1", "s2", "p", "q", "a", "b", "c", "e", "f", "x", "d"]
+        let unions = [
+            Union(id: "g1", partners: ["gp1", "gm1"], children: [ChildLink("p"), ChildLink("s1")]),
+            Union(id: "g2", partners: ["gp2", "gm2"], children: [ChildLink("q"), ChildLink("s2")]),
             Union(id: "pq", partners: ["p", "q"], children: ["a", "b", "c"].map { ChildLink($0) }),
-            Union(id: "x1", partners: ["x1", "y1"], children: [ChildLink("x2")]),
-            Union(id: "x2", partners: ["x2", "z2"], children: [ChildLink("x3")]),
-            Union(id: "x3", partners: ["x3", "z3"], children: [ChildLink("d")]),
+            Union(id: "s1", partners: ["s1"], children: [ChildLink("f"), ChildLink("x")]),
+            Union(id: "s2", partners: ["s2"], children: [ChildLink("e")]),
+            Union(id: "x", partners: ["x"], children: [ChildLink("d")]),
+            Union(id: "ae", partners: ["a", "e"]),
+            Union(id: "cf", partners: ["c", "f"]),
             Union(id: "bd", partners: ["b", "d"]),
         ]
-        if withGrandparents {
-            unions += [
-                Union(id: "g1", partners: ["gp1", "gm1"], children: [ChildLink("p"), ChildLink("s1")]),
-                Union(id: "g2", partners: ["gp2", "gm2"], children: [ChildLink("q"), ChildLink("s2")]),
-            ]
-        }
-        let members = ids.filter { withGrandparents || !["gp1", "gm1", "gp2", "gm2", "s1", "s2"].contains($0) }
-            .map { Member(id: $0, firstName: $0, birthday: dated[$0].flatMap { PartialDate($0) }) }
-        return try FamilyGraph(members: members, unions: unions)
+        return try FamilyGraph(members: ids.map { Member(id: $0, firstName: $0, birthday: dated[$0].flatMap { PartialDate($0) }) }, unions: unions)
     }
 
     @Test func aChildWhoMarriedIntoALaterGenerationBringsTheirFamilyDown() throws {

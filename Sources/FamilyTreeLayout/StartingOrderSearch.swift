@@ -1,0 +1,123 @@
+import Dispatch
+import FamilyTree
+
+/// The multi-start search: which founders' tree stands next to which, and which family takes in a
+/// couple whose partners both grew up in the tree, decide much of a drawing's quality, and no
+/// estimate predicts it well. Small trees can afford to lay out several starting orders and keep
+/// the best.
+///
+/// Candidates are compared on crossings (counted twice), line length and width, each relative to
+/// the first layout's, so a layout a little more crossed but much narrower can win. Candidates are
+/// laid out two at a time on separate threads; which one wins depends only on the scores and the
+/// candidates' fixed order, never on timing or the number of cores.
+struct StartingOrderSearch {
+    /// The best layout found so far.
+    private(set) var best: Layout
+    private var bestStart = Arrangement.StartingOrder.arranged
+    private var bestScore: Double
+    private var fewestInOrder: Int
+    private let base: LayoutMetrics
+    private let graph: FamilyGraph
+    private let layering: Layering
+    private let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement
+    private let layout: @Sendable (Arrangement) -> Layout
+
+    /// How many more layouts the host search may try (royal trees have hundreds of such couples).
+    static let hostTrials = 30
+    /// Shuffled orders of the founders' trees tried besides the arranged and mirrored ones.
+    static let shuffledStarts: UInt64 = 24
+
+    /// Starts with the layout of the arranged order.
+    init(
+        graph: FamilyGraph, layering: Layering,
+        ordering: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout
+    ) {
+        self.graph = graph
+        self.layering = layering
+        self.ordering = ordering
+        self.layout = layout
+        let first = ordering(.arranged)
+        best = layout(first)
+        base = LayoutMetrics.measure(best, of: graph)
+        fewestInOrder = first.countCrossings()
+        bestScore = 0
+        bestScore = score(base)
+    }
+
+    private func score(_ metrics: LayoutMetrics) -> Double {
+        2 * Double(metrics.crossings + 1) / Double(base.crossings + 1)
+            + metrics.totalEdgeLength / max(1, base.totalEdgeLength) + metrics.width / max(1, base.width)
+    }
+
+    /// Tries the other starting orders, then, for each couple from two families, the other family.
+    mutating func run() {
+        let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...Self.shuffledStarts).map { .shuffled($0) }
+        let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
+            + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }
+        consider(Array(starts.dropFirst()))
+
+        // A couple whose partners both grew up in the tree hangs under one family, and its line to
+        // the other family runs across the chart. Try the other family for each such couple in
+        // turn, two at a time, keeping a choice when the drawing improves.
+        var trials: [(unit: Int, host: Int)] = []
+        for (unit, candidates) in Self.couplesFromTwoFamilies(graph, layering: layering) {
+            for candidate in candidates where trials.count < Self.hostTrials { trials.append((unit, candidate)) }
+        }
+        for pair in stride(from: 0, to: trials.count, by: 2) {
+            let batch = trials[pair..<min(pair + 2, trials.count)].compactMap { trial -> Arrangement.StartingOrder? in
+                guard bestStart.hostOfUnit[trial.unit] != trial.host else { return nil }
+                var start = bestStart
+                start.hostOfUnit[trial.unit] = trial.host
+                return start
+            }
+            consider(batch)
+        }
+    }
+
+    /// Lays out `starts` (in parallel) and keeps the best, the earliest among equals.
+    private mutating func consider(_ starts: [Arrangement.StartingOrder]) {
+        guard !starts.isEmpty else { return }
+        let orders = Self.parallelMap(starts, ordering)
+        let inOrder = orders.map { $0.countCrossings() }
+        // The order's own count (lines between neighbouring layers, long lines through their
+        // placeholders) is close to the drawing's: an order 20% worse than the best is not worth
+        // placing and measuring.
+        let limit = Double(min(fewestInOrder, inOrder.min()!)) * 1.2
+        let kept = orders.indices.filter { Double(inOrder[$0]) <= limit }
+        let (graph, layout) = (self.graph, self.layout)
+        let measured = Self.parallelMap(kept.map { orders[$0] }) { order in
+            let candidate = layout(order)
+            return (candidate, LayoutMetrics.measure(candidate, of: graph))
+        }
+        for (index, (candidate, metrics)) in zip(kept, measured) {
+            let candidateScore = score(metrics)
+            guard candidateScore < bestScore else { continue }
+            best = candidate
+            bestScore = candidateScore
+            bestStart = starts[index]
+            fewestInOrder = min(fewestInOrder, inOrder[index])
+        }
+    }
+
+    /// `transform` of each element, computed on up to two threads, in the input's order.
+    static func parallelMap<Element: Sendable, Result>(_ elements: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: elements.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let shared = results
+        DispatchQueue.concurrentPerform(iterations: min(2, elements.count)) { worker in
+            for index in stride(from: worker, to: elements.count, by: 2) { shared[index] = transform(elements[index]) }
+        }
+        return results.map { $0! }
+    }
+
+    /// Units in which two or more members have parents in the tree, each with those members, in
+    /// member order.
+    static func couplesFromTwoFamilies(_ graph: FamilyGraph, layering: Layering) -> [(unit: Int, members: [Int])] {
+        var withParents: [Int: [Int]] = [:]
+        for member in graph.members.indices where graph.topology.primaryParentUnion[member] >= 0 {
+            withParents[layering.componentOfMember[member], default: []].append(member)
+        }
+        return withParents.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}

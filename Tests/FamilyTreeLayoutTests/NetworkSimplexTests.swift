@@ -1,0 +1,190 @@
+import Testing
+import FamilyTree
+@testable import FamilyTreeLayout
+
+/// The ranking solver against exhaustive search on small graphs, and its results on family shapes
+/// the old generation counting got wrong.
+@Suite struct NetworkSimplexTests {
+    typealias Edge = NetworkSimplex.Edge
+
+    /// Longest-path ranks: a feasible start.
+    static func longestPath(nodeCount: Int, edges: [Edge]) -> [Int] {
+        var rank = Array(repeating: 0, count: nodeCount)
+        for _ in 0..<nodeCount {
+            for edge in edges { rank[edge.head] = max(rank[edge.head], rank[edge.tail] + edge.minLength) }
+        }
+        let least = rank.min() ?? 0
+        return rank.map { $0 - least }
+    }
+
+    static func cost(_ rank: [Int], _ edges: [Edge]) -> Int {
+        edges.reduce(0) { $0 + $1.weight * (rank[$1.head] - rank[$1.tail]) }
+    }
+
+    /// The least cost over every assignment of ranks 0..<limit.
+    static func bruteForceOptimum(nodeCount: Int, edges: [Edge], limit: Int) -> Int {
+        var best = Int.max
+        var rank = Array(repeating: 0, count: nodeCount)
+        func assign(_ node: Int) {
+            if node == nodeCount {
+                if edges.allSatisfy({ rank[$0.head] - rank[$0.tail] >= $0.minLength }) { best = min(best, cost(rank, edges)) }
+                return
+            }
+            for value in 0..<limit {
+                rank[node] = value
+                assign(node + 1)
+            }
+        }
+        assign(0)
+        return best
+    }
+
+    @Test(arguments: 1...60)
+    func findsTheOptimumOfRandomSmallGraphs(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let nodeCount = 3 + Int(random.next() % 4)
+        var edges: [Edge] = []
+        // Edges only from lower to higher numbers: acyclic.
+        for tail in 0..<nodeCount {
+            for head in (tail + 1)..<nodeCount where random.next() % 2 == 0 {
+                edges.append(Edge(tail: tail, head: head, minLength: Int(random.next() % 2), weight: 1 + Int(random.next() % 4)))
+            }
+        }
+        let start = Self.longestPath(nodeCount: nodeCount, edges: edges)
+        var simplex = NetworkSimplex(nodeCount: nodeCount, edges: edges, feasibleRanks: start)
+        simplex.solve(maxExchanges: 10_000)
+        for edge in edges { #expect(simplex.rank[edge.head] - simplex.rank[edge.tail] >= edge.minLength) }
+        #expect(simplex.rank.min() == 0)
+        #expect(Self.cost(simplex.rank, edges) == Self.bruteForceOptimum(nodeCount: nodeCount, edges: edges, limit: nodeCount + 1))
+    }
+
+    @Test func negativeMinimumLengthsMeasureDistancesBetweenOffsets() {
+        // Node 2 must stand at most 5 left of node 0's and node 1's offsets: the cost is then the
+        // distance |(x0 + 5) - (x1 + 0)|, least when x1 = x0 + 5; nodes 0 and 1 are kept 3 apart.
+        let edges = [
+            Edge(tail: 0, head: 1, minLength: 3, weight: 0),
+            Edge(tail: 2, head: 0, minLength: -5, weight: 1),
+            Edge(tail: 2, head: 1, minLength: 0, weight: 1),
+        ]
+        var simplex = NetworkSimplex(nodeCount: 3, edges: edges, feasibleRanks: [0, 20, -5])
+        simplex.solve(maxExchanges: 100)
+        let x = simplex.rank
+        #expect(x[1] - x[0] == 5)
+    }
+
+    @Test func disconnectedPartsAreEachShiftedToZero() {
+        let edges = [Edge(tail: 0, head: 1, minLength: 1, weight: 1), Edge(tail: 2, head: 3, minLength: 2, weight: 1)]
+        var simplex = NetworkSimplex(nodeCount: 5, edges: edges, feasibleRanks: [4, 9, 7, 12, 3])
+        simplex.solve(maxExchanges: 100)
+        #expect(simplex.rank == [0, 1, 0, 2, 0])
+    }
+}
+
+/// Layers chosen by optimisation: ancestries of people who married in float down to their spouse.
+@Suite struct OptimalLayeringTests {
+    /// A line of `generations` fathers and sons; the wife of each son comes with an ancestry of
+    /// `depth(generation)` generations of her own.
+    static func lineage(generations: Int, wifeAncestry depth: (Int) -> Int) throws -> FamilyGraph {
+        var members: [Member] = []
+        var unions: [Union] = []
+        func person(_ id: String) -> String {
+            members.append(Member(id: id, firstName: id))
+            return id
+        }
+        var son = person("s0")
+        for generation in 0..<generations {
+            let wife = person("w\(generation)")
+            // Her own line: a father and mother per generation, up `depth` generations.
+            var child = wife
+            for level in 0..<depth(generation) {
+                let father = person("w\(generation)f\(level)")
+                let mother = person("w\(generation)m\(level)")
+                unions.append(Union(id: "W\(generation)-\(level)", partners: [father, mother], children: [ChildLink(child)]))
+                child = father
+            }
+            let next = person("s\(generation + 1)")
+            unions.append(Union(id: "S\(generation)", partners: [son, wife], children: [ChildLink(next)]))
+            son = next
+        }
+        return try FamilyGraph(members: members, unions: unions)
+    }
+
+    @Test func wivesLineagesJoinAtTheirOwnDepthWithNoLongLine() throws {
+        // Thirteen generations; the wives' recorded ancestries are 0 to 5 generations deep.
+        let graph = try Self.lineage(generations: 13) { [3, 0, 5, 1, 2, 4, 0, 3, 5, 2, 1, 4, 0][$0] }
+        let layout = LayeredLayout().place(graph)
+        #expect(layoutViolations(layout, of: graph).isEmpty)
+        let metrics = LayoutMetrics.measure(layout, of: graph)
+        #expect(metrics.longEdges == 0)
+        #expect(metrics.crossings == 0)
+        for (union, children) in graph.topology.children.enumerated() {
+            let parentLayer = graph.topology.partners[union].map { layout.boxes[$0].layer }.max()!
+            #expect(children.allSatisfy { layout.boxes[$0].layer == parentLayer + 1 }, "\(graph.unions[union].id)")
+        }
+    }
+
+    @Test func theLayeringIsOptimalOnTheLineage() throws {
+        let graph = try Self.lineage(generations: 6) { $0 % 3 }
+        let layering = Layering(graph: graph)
+        // Every parent-child line spans exactly one layer: the least total possible.
+        for (union, children) in graph.topology.children.enumerated() {
+            for parent in graph.topology.partners[union] {
+                for child in children { #expect(layering.layerOfMember[child] - layering.layerOfMember[parent] == 1) }
+            }
+        }
+    }
+}
+
+/// Positions along the layers from the shortest-lines problem.
+@Suite struct ShortestLinesTests {
+    static func placements(of graph: FamilyGraph) -> (balanced: Placement, shortest: Placement) {
+        let layering = Layering(graph: graph)
+        let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
+        let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
+        var arrangement = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering)
+        arrangement.reduceCrossings(sweeps: 4)
+        let options = LayeredLayout.Options()
+        let sizes = graph.members.map(options.boxSize) + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
+        var balanced = Placement(arrangement: arrangement, sizes: sizes, options: options)
+        balanced.balance(passes: options.balancingPasses)
+        var shortest = balanced
+        let solved = shortest.shortenLines(maximumNodes: .max)
+        #expect(solved)
+        return (balanced, shortest)
+    }
+
+    /// The horizontal length of every line from a union to a child.
+    static func lineLength(_ placement: Placement) -> Double {
+        let compact = placement.arrangement.compact
+        var total = 0.0
+        for union in 0..<compact.unionCount {
+            for entry in compact.children.range(union) {
+                total += abs(placement.unionAlong(union) - placement.centre(of: compact.children.items[entry]))
+            }
+        }
+        return total
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func linesAreNoLongerThanBalancingMakesThemAndUnitsKeepTheirSpacing(seed: UInt64) throws {
+        let graph = try FamilyGraph(document: TreeGenerator(memberCount: 400, seed: seed).generate())
+        let (balanced, shortest) = Self.placements(of: graph)
+        #expect(Self.lineLength(shortest) <= Self.lineLength(balanced) + 1)
+        for layer in shortest.arrangement.layers {
+            for (left, right) in zip(layer, layer.dropFirst()) {
+                #expect(shortest.unitStart[right] - shortest.unitStart[left] >= shortest.unitWidth[left] + shortest.options.unitSpacing - 1)
+            }
+        }
+    }
+
+    @Test func anOnlyChildStandsUnderTheUnion() throws {
+        let graph = try OptimalLayeringTests.lineage(generations: 4) { _ in 0 }
+        let (_, shortest) = Self.placements(of: graph)
+        let compact = shortest.arrangement.compact
+        for union in 0..<compact.unionCount {
+            for entry in compact.children.range(union) {
+                #expect(abs(shortest.unionAlong(union) - shortest.centre(of: compact.children.items[entry])) < 1)
+            }
+        }
+    }
+}

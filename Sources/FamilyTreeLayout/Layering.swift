@@ -39,7 +39,9 @@ struct Layering {
             let siblings = Layering.siblingGroups(topology: topology, components: components)
             if let layers = Layering.layers(components: components, parentsOf: parentsOf, siblings: siblings) {
                 componentOfMember = components.ofMember
-                layerOfMember = (0..<memberCount).map { layers[components.ofMember[$0]] }
+                var layerOfMember = (0..<memberCount).map { layers[components.ofMember[$0]] }
+                Layering.moveLoneMembersBelow(&layerOfMember, topology: topology)
+                self.layerOfMember = layerOfMember
                 layerCount = (layerOfMember.max() ?? -1) + 1
                 return
             }
@@ -48,6 +50,25 @@ struct Layering {
             let cyclic = Layering.cyclicComponents(components: components, parentsOf: parentsOf)
             for member in 0..<memberCount where cyclic.contains(components.ofMember[member]) { unfused[member] = true }
         }
+    }
+
+    /// Moves people with no partner, parent or child in the tree out of the first layer into rows
+    /// below everyone else: a compact block, in file order, rows as wide as the widest layer
+    /// (at least as many as the block is deep), instead of a long row across the top.
+    static func moveLoneMembersBelow(_ layerOfMember: inout [Int], topology: Topology) {
+        var linked = Array(repeating: false, count: layerOfMember.count)
+        for (union, partners) in topology.partners.enumerated() {
+            for member in partners { linked[member] = true }
+            for child in topology.children[union] { linked[child] = true }
+        }
+        for link in topology.crossLinks { (linked[link.parent], linked[link.child]) = (true, true) }
+        let lone = linked.indices.filter { !linked[$0] }
+        guard !lone.isEmpty else { return }
+        var widest = [Int: Int]()
+        for member in linked.indices where linked[member] { widest[layerOfMember[member], default: 0] += 1 }
+        let firstRow = (widest.keys.max() ?? -1) + 1
+        let perRow = max(min(lone.count, widest.values.max() ?? 1), Int(Double(lone.count).squareRoot().rounded(.up)))
+        for (position, member) in lone.enumerated() { layerOfMember[member] = firstRow + position / perRow }
     }
 
     struct Components {

@@ -10,8 +10,9 @@ extension Placement {
     /// Weight of a line between two real members, between a member and a placeholder, and between two
     /// placeholders: long lines are pulled straight hardest (dot's 1, 2, 8).
     private static let lineWeights = (real: 8, mixed: 16, placeholders: 64)
-    /// Weight of the drawing's width: a point of width is worth an eighth of a point of line.
-    private static let widthWeight = 4
+    /// Weight of the drawing's width: a point of width costs a little less than a point of one line,
+    /// so an only child still stands straight under its parents while the chart draws together.
+    private static let widthWeight = 7
 
     /// Moves every unit to its place in the shortest-lines solution, starting from the current
     /// positions; does nothing and returns false when the problem has more than `maximumNodes` nodes.

@@ -28,6 +28,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension LayoutDirection: ExpressibleByArgument {}
+extension LayoutFit: ExpressibleByArgument {}
 extension LabelFormat: ExpressibleByArgument {}
 extension SVGRenderer.Theme: ExpressibleByArgument {}
 
@@ -91,8 +92,11 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "With --root: leave out the person's brothers and sisters.")
     var noSiblings = false
 
-    @Option(help: "top-down or left-right.")
-    var direction: LayoutDirection = .topDown
+    @Option(help: "top-down or left-right (by default --fit chooses).")
+    var direction: LayoutDirection?
+
+    @Option(help: "The chart's shape without --direction: wide (generations as rows), page (rows or columns, whichever is nearer a page), or auto (columns only for a strip more than 4 times as wide as tall that they make twice as square; wide for html).")
+    var fit: LayoutFit = .auto
 
     @Option(help: "Box labels: name-years, name-age (\"Dad • 45\"), name, or relation (to --home).")
     var label: LabelFormat = .nameYears
@@ -170,20 +174,25 @@ struct RenderCommand: ParsableCommand {
         let labeler = Labeler(format: label, today: day, relations: relationLabels)
         if renderer == .graphviz {
             let graphvizFormat = format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
-            let bytes = try GraphvizSupport.render(graph, labeler: labeler, direction: direction, format: graphvizFormat)
+            let bytes = try GraphvizSupport.render(graph, labeler: labeler, direction: direction ?? .topDown, format: graphvizFormat)
             try TreeFiles.write(to: output) { try $0.write(bytes[...]) }
             return
         }
         if chosenFormat == .dot {
             let dot = engine == .graphviz
-                ? try GraphvizSupport.dot(graph, labeler: labeler, direction: direction)
-                : DOTWriter(labeler: labeler).structure(graph, direction: direction)
+                ? try GraphvizSupport.dot(graph, labeler: labeler, direction: direction ?? .topDown)
+                : DOTWriter(labeler: labeler).structure(graph, direction: direction ?? .topDown)
             try TreeFiles.write(dot, to: output)
             return
         }
-        let layout = engine == .graphviz
-            ? try GraphvizSupport.place(graph, labeler: labeler, direction: direction)
-            : LayeredLayout(labeler: labeler, direction: direction).place(graph)
+        // An explicit direction wins; the page to explore pans and zooms, so it keeps its rows.
+        let fit = direction != nil ? LayoutFit.wide : chosenFormat == .html && self.fit == .auto ? .wide : self.fit
+        let layout = try fit.layout { fitted in
+            let chosen = direction ?? fitted
+            return engine == .graphviz
+                ? try GraphvizSupport.place(graph, labeler: labeler, direction: chosen)
+                : LayeredLayout(labeler: labeler, direction: chosen).place(graph)
+        }
         switch chosenFormat {
         case .svg:
             // Streamed: a million-member chart never sits in memory as one string.

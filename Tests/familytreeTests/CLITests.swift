@@ -358,3 +358,25 @@ struct Scratch {
         #expect(await scratch.run("import", scratch.path("byron.ged").path, "--into", scratch.path("tree.json").path) != 0)
     }
 }
+
+@Suite struct FitCommandTests {
+    /// The viewBox's width over its height.
+    static func aspect(_ svg: String) throws -> Double {
+        let box = try #require(svg.firstRange(of: "viewBox=\"").map { svg[$0.upperBound...].prefix { $0 != "\"" } })
+        let numbers = box.split(separator: " ").compactMap { Double($0) }
+        return numbers[2] / numbers[3]
+    }
+
+    @Test func aWideRealTreeIsDrawnInColumnsUnlessAskedForRows() async throws {
+        let kennedy = Scratch.packageRoot.appendingPathComponent("../shared/data/gedcom-samples/kennedy.ged")
+        try #require(FileManager.default.fileExists(atPath: kennedy.path), "../shared/data is part of the test set-up")
+        let scratch = try Scratch()
+        #expect(await scratch.run("render", kennedy.path, "-o", scratch.path("auto.svg").path) == 0)
+        #expect(await scratch.run("render", kennedy.path, "--fit", "wide", "-o", scratch.path("wide.svg").path) == 0)
+        #expect(await scratch.run("render", kennedy.path, "--direction", "top-down", "-o", scratch.path("rows.svg").path) == 0)
+        #expect(try Self.aspect(scratch.read("wide.svg")) > 4)
+        #expect(try Self.aspect(scratch.read("auto.svg")) < 1.5)
+        #expect(try scratch.read("rows.svg") == scratch.read("wide.svg"))
+        #expect(await scratch.run("render", kennedy.path, "--fit", "square", "-o", scratch.path("x.svg").path) == 2)
+    }
+}

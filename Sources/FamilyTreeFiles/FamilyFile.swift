@@ -47,11 +47,14 @@ public enum FamilyFile {
     }
 
     /// The family in `bytes` as a document, with the importer's warnings in words. tree.json is
-    /// read as written; GEDCOM and vCard are imported. `name` names the file in messages.
-    public static func document(_ bytes: [UInt8], path: String, name: String) throws -> (document: TreeDocument, kind: FamilyFileKind, warnings: [String]) {
+    /// read as written; GEDCOM and vCard are imported (GEDCOM surnames as `surnameCase` says).
+    /// `name` names the file in messages.
+    public static func document(
+        _ bytes: [UInt8], path: String, name: String, surnameCase: SurnameCase = .asIs
+    ) throws -> (document: TreeDocument, kind: FamilyFileKind, warnings: [String]) {
         switch kind(path: path, bytes: bytes) {
         case .gedcom:
-            let imported = try gedcom(bytes, name: name)
+            let imported = try gedcom(bytes, name: name, surnameCase: surnameCase)
             return (imported.document, .gedcom, imported.warnings.map(\.description))
         case .vCard:
             let imported = ContactsImport(bytes: bytes)

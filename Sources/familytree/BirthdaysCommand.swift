@@ -33,6 +33,8 @@ struct BirthdaysCommand: ParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
+    @OptionGroup var reading: ReadingOptions
+
     @Option(help: "name (A-Z), age (oldest first), birthday (calendar order) or next (soonest first).")
     var sort: BirthdaySort = .next
 
@@ -66,7 +68,7 @@ struct BirthdaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree)
+        let graph = try TreeFiles.loadGraph(tree, reading: reading)
         var list = BirthdayList(graph: graph, today: try Today.dayNumber(today), leapDay: leapDay, includeDeceased: includeDeceased).sorted(by: sort)
         if let within, let days = BirthdaysCommand.days(within) { list = list.within(days: days) }
         switch format {

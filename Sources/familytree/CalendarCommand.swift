@@ -39,6 +39,8 @@ struct CalendarCommand: ParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
+    @OptionGroup var reading: ReadingOptions
+
     @Option(help: "The month to draw: YYYY-MM, or this, next or last (default: this month).")
     var month: String?
 
@@ -83,7 +85,7 @@ struct CalendarCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree)
+        let graph = try TreeFiles.loadGraph(tree, reading: reading)
         let day = try Today.dayNumber(today)
         let events = FamilyEvents(graph: graph, leapDay: leapDay, includeDeceased: includeDeceased)
         if ics {

@@ -24,6 +24,8 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The tree file (tree.json or GEDCOM), or - for standard input.")
     var tree: String
 
+    @OptionGroup var reading: ReadingOptions
+
     @Option(name: .shortAndLong, help: "The GEDCOM file to write, or - for standard output.")
     var output: String = "-"
 
@@ -36,7 +38,7 @@ struct ExportCommand: ParsableCommand {
     var today: String?
 
     func run() throws {
-        let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree), today: try Today.dayNumber(today))
+        let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree, reading: reading), today: try Today.dayNumber(today))
         try TreeFiles.write(GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs).write(graph), to: output)
     }
 }

@@ -25,6 +25,7 @@ struct RelationCommand: ParsableCommand {
     @Argument(help: "B, whose relationship to A is said.") var second: String?
     @Option(help: "Everyone's closest relationship to this person, as JSON lines (id, name, relationship).") var allFrom: String?
     @Option(help: "The tree file (tree.json, GEDCOM or vCard).") var tree: String = "tree.json"
+    @OptionGroup var reading: ReadingOptions
     @Flag(help: "Every distinct relationship, closest first, with common ancestors and path.") var all = false
     @Option(help: "text or json.") var format: String = "text"
 
@@ -34,7 +35,7 @@ struct RelationCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree)
+        let graph = try TreeFiles.loadGraph(tree, reading: reading)
         if let allFrom {
             let home = try graph.resolveMember(allFrom)
             var lines = ""

@@ -77,6 +77,8 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
+    @OptionGroup var reading: ReadingOptions
+
     @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
     var output: String = "-"
 
@@ -148,7 +150,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        var graph = try TreeFiles.loadGraph(tree)
+        var graph = try TreeFiles.loadGraph(tree, reading: reading)
         let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
         // A page to explore shows everyone and opens on --root; the other formats draw its part.
         var openOn: Int?

@@ -32,6 +32,8 @@ struct StatsCommand: AsyncParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
+    @OptionGroup var reading: ReadingOptions
+
     @Option(help: "familytree (ours), dot (the Graphviz program) or graphviz (dot in process, through cgraph).")
     var engine: StatsEngine = .familytree
 
@@ -46,7 +48,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let graph = try TreeFiles.loadGraph(tree)
+        let graph = try TreeFiles.loadGraph(tree, reading: reading)
         let labeler = Labeler()
         let metrics: LayoutMetrics
         switch engine {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FamilyTree
 import FamilyTreeContacts
 import FamilyTreeFiles
@@ -12,6 +13,12 @@ private let systemRead = Glibc.read
 import Darwin
 private let systemRead = Darwin.read
 #endif
+
+/// How a command reads a GEDCOM file given directly instead of an imported tree.json.
+struct ReadingOptions: ParsableArguments {
+    @Option(help: "When the tree is GEDCOM, surnames written in capitals: as-is, or title (KENNEDY becomes Kennedy).")
+    var surnameCase: SurnameCase = .asIs
+}
 
 /// Reading tree files (or standard input) and writing output atomically.
 enum TreeFiles {
@@ -58,11 +65,12 @@ enum TreeFiles {
 
     /// Reads and validates a tree as charts show it: tree.json without its removed members, a
     /// GEDCOM file (by its `.ged` name or its `0 HEAD`), or vCard contacts (`.vcf`, `BEGIN:VCARD`).
-    /// `includingRemoved` keeps removed members (to validate the whole file).
-    static func loadGraph(_ path: String, includingRemoved: Bool = false) throws -> FamilyGraph {
+    /// `includingRemoved` keeps removed members (to validate the whole file); `reading` says how a
+    /// GEDCOM file's surnames are read.
+    static func loadGraph(_ path: String, includingRemoved: Bool = false, reading: ReadingOptions = ReadingOptions()) throws -> FamilyGraph {
         let bytes = try read(path)
         let name = path == "-" ? "<stdin>" : path
-        let (document, kind, warnings) = try FamilyFile.document(bytes, path: path, name: name)
+        let (document, kind, warnings) = try FamilyFile.document(bytes, path: path, name: name, surnameCase: reading.surnameCase)
         if !warnings.isEmpty {
             let what = kind == .vCard ? "relation\(warnings.count == 1 ? "" : "s") not drawn" : "warning\(warnings.count == 1 ? "" : "s") while importing"
             Console.error("familytree: \(name): \(warnings.count) \(what) (familytree import \(name) --report lists them)")

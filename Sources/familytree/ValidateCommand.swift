@@ -20,8 +20,10 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The tree file, or - for standard input.")
     var tree: String
 
+    @OptionGroup var reading: ReadingOptions
+
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree, includingRemoved: true)
+        let graph = try TreeFiles.loadGraph(tree, includingRemoved: true, reading: reading)
         Console.say("\(tree): valid: \(graph.members.count) members, \(graph.unions.count) unions, \(graph.crossBloodlineConnections.count) cross-bloodline connections\n")
     }
 }

@@ -380,3 +380,19 @@ struct Scratch {
         #expect(await scratch.run("render", kennedy.path, "--fit", "square", "-o", scratch.path("x.svg").path) == 2)
     }
 }
+
+@Suite struct DirectGEDCOMReadingTests {
+    @Test func surnameCaseAppliesWhereverAGEDCOMFileIsReadDirectly() async throws {
+        let kennedy = Scratch.packageRoot.appendingPathComponent("../shared/data/gedcom-samples/kennedy.ged")
+        try #require(FileManager.default.fileExists(atPath: kennedy.path), "../shared/data is part of the test set-up")
+        let scratch = try Scratch()
+        #expect(await scratch.run("render", kennedy.path, "--surname-case", "title", "-o", scratch.path("title.svg").path) == 0)
+        #expect(await scratch.run("render", kennedy.path, "-o", scratch.path("as-is.svg").path) == 0)
+        #expect(try scratch.read("title.svg").contains(">John Fitzgerald Kennedy<"))
+        #expect(try !scratch.read("title.svg").contains("KENNEDY"))
+        #expect(try scratch.read("as-is.svg").contains(">John Fitzgerald KENNEDY<"))
+        #expect(await scratch.run("export", kennedy.path, "--surname-case", "title", "-o", scratch.path("out.ged").path) == 0)
+        #expect(try scratch.read("out.ged").contains("1 NAME John Fitzgerald /Kennedy/"))
+        #expect(await scratch.run("validate", kennedy.path, "--surname-case", "loud") == 2)
+    }
+}

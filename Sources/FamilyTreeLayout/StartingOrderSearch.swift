@@ -14,9 +14,12 @@ struct StartingOrderSearch {
     /// The best layout found so far.
     private(set) var best: Layout
     private var bestStart = Arrangement.StartingOrder.arranged
-    private var bestScore: Double
-    private var fewestInOrder: Int
-    private let base: LayoutMetrics
+    private var bestScore = 0.0
+    private var fewestInOrder = 0
+    /// The first order, and its drawing's metrics (measured when the search runs).
+    private let first: Arrangement
+    private var base = LayoutMetrics(members: 0, layers: 0, crossings: 0, totalEdgeLength: 0, width: 0, height: 0,
+                                     coupleAdjacencyPercent: 0, birthOrderPercent: 0, overlaps: 0, longEdges: 0)
     private let graph: FamilyGraph
     private let layering: Layering
     private let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement
@@ -27,7 +30,7 @@ struct StartingOrderSearch {
     /// Shuffled orders of the founders' trees tried besides the arranged and mirrored ones.
     static let shuffledStarts: UInt64 = 24
 
-    /// Starts with the layout of the arranged order.
+    /// Starts with the layout of the arranged order (all that trees above the search's budget get).
     init(
         graph: FamilyGraph, layering: Layering,
         ordering: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout
@@ -36,12 +39,8 @@ struct StartingOrderSearch {
         self.layering = layering
         self.ordering = ordering
         self.layout = layout
-        let first = ordering(.arranged)
+        first = ordering(.arranged)
         best = layout(first)
-        base = LayoutMetrics.measure(best, of: graph)
-        fewestInOrder = first.countCrossings()
-        bestScore = 0
-        bestScore = score(base)
     }
 
     private func score(_ metrics: LayoutMetrics) -> Double {
@@ -51,6 +50,9 @@ struct StartingOrderSearch {
 
     /// Tries the other starting orders, then, for each couple from two families, the other family.
     mutating func run() {
+        base = LayoutMetrics.measure(best, of: graph)
+        fewestInOrder = first.countCrossings()
+        bestScore = score(base)
         let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...Self.shuffledStarts).map { .shuffled($0) }
         let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
             + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }

@@ -16,11 +16,11 @@ struct BirthdaysCommand: ParsableCommand {
         commandName: "birthdays",
         abstract: "List birthdays: age, birthday and the time until the next one.",
         discussion: """
-        Lists the members whose birthday has a month and a day (a missing year is fine: no age, still a
-        countdown). Ages are whole years ("~45" when the year is approximate); the deceased are left out
-        unless --include-deceased, and then show their age at death ("†80"). The countdown reads
-        "today", "1 day", "10 days" while under a month, then "4 months"; at 30 days or less it is red
-        when the output is a terminal. A February 29 birthday is kept on March 1 in common years, or on
+        Lists the members whose birthday has a month and a day (a missing year is fine: no age, still a \
+        countdown). Ages are whole years ("~45" when the year is approximate); the deceased are left out \
+        unless --include-deceased, and then show their age at death ("†80"). The countdown reads \
+        "today", "1 day", "10 days" while under a month, then "4 months"; at 30 days or less it is red \
+        when the output is a terminal. A February 29 birthday is kept on March 1 in common years, or on \
         February 28 with --leap-day feb28.
 
         Examples:
@@ -68,7 +68,7 @@ struct BirthdaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree, reading: reading)
+        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         var list = BirthdayList(graph: graph, today: try Today.dayNumber(today), leapDay: leapDay, includeDeceased: includeDeceased).sorted(by: sort)
         if let within, let days = BirthdaysCommand.days(within) { list = list.within(days: days) }
         switch format {

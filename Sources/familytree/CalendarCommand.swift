@@ -23,10 +23,10 @@ struct CalendarCommand: ParsableCommand {
         commandName: "calendar",
         abstract: "Draw a month (or year) of birthdays and anniversaries, or write an .ics feed.",
         discussion: """
-        The month calendar shows whole weeks, days of the months around dimmed, today marked, and on each
-        day the birthdays (with the age turned) and wedding anniversaries (with the years married) of the
-        living. --year draws twelve months on one page. --ics writes an iCalendar file with one yearly
-        all-day event per birthday and anniversary, with stable UIDs so a newer file updates rather than
+        The month calendar shows whole weeks, days of the months around dimmed, today marked, and on each \
+        day the birthdays (with the age turned) and wedding anniversaries (with the years married) of the \
+        living. --year draws twelve months on one page. --ics writes an iCalendar file with one yearly \
+        all-day event per birthday and anniversary, with stable UIDs so a newer file updates rather than \
         duplicates.
 
         Examples:
@@ -85,7 +85,7 @@ struct CalendarCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree, reading: reading)
+        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         let day = try Today.dayNumber(today)
         let events = FamilyEvents(graph: graph, leapDay: leapDay, includeDeceased: includeDeceased)
         if ics {

@@ -66,8 +66,8 @@ struct AddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add a person to a tree file, as a child of their parents if you name them.",
         discussion: """
-        NAME is the whole name ("Ada Lovelace": first name Ada, last name Lovelace; a middle name
-        goes between). Parents are ids or unique names; a child of two parents joins their union
+        NAME is the whole name ("Ada Lovelace": first name Ada, last name Lovelace; a middle name \
+        goes between). Parents are ids or unique names; a child of two parents joins their union \
         (made when they have none). The file is created when it does not exist.
 
         Examples:
@@ -138,7 +138,7 @@ struct EditCommand: ParsableCommand {
         commandName: "edit",
         abstract: "Change a person's names, dates, sex, nickname or notes.",
         discussion: """
-        Only the fields given change; --clear FIELD removes one (middle-name, last-name, nickname,
+        Only the fields given change; --clear FIELD removes one (middle-name, last-name, nickname, \
         sex, birthday, died, notes, color, photo). Every other field in the file is kept.
 
         Examples:
@@ -255,8 +255,8 @@ struct RemoveCommand: ParsableCommand {
         commandName: "remove",
         abstract: "Delete a person from a tree file (or, with --soft, hide them from charts).",
         discussion: """
-        A person still named by a union or a cross-bloodline connection is not deleted unless
-        --with-references, which takes them out of those too (a union left with no partner goes).
+        A person still named by a union or a cross-bloodline connection is not deleted unless \
+        --with-references, which takes them out of those too (a union left with no partner goes). \
         --soft marks them removed instead: kept in the file, hidden from charts; --restore undoes it.
 
         Examples:

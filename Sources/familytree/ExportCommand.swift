@@ -9,9 +9,9 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export a tree as GEDCOM (7.0, or 5.5.1).",
         discussion: """
-        Writes people (names, nickname, sex, birth and death dates, notes) and families (partners,
-        children in sibling order, adopted/foster/step children, marriage and divorce dates). Ids that are
-        not GEDCOM xrefs are numbered and kept in an _FTID extension, so importing the file gives them back.
+        Writes people (names, nickname, sex, birth and death dates, notes) and families (partners, \
+        children in sibling order, adopted/foster/step children, marriage and divorce dates). Ids that are \
+        not GEDCOM xrefs are numbered and kept in an _FTID extension, so importing the file gives them back. \
         Cross-bloodline connections, colours and photos have no GEDCOM form and are not written.
 
         Examples:
@@ -38,7 +38,7 @@ struct ExportCommand: ParsableCommand {
     var today: String?
 
     func run() throws {
-        let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree, reading: reading), today: try Today.dayNumber(today))
+        let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase), today: try Today.dayNumber(today))
         try TreeFiles.write(GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs).write(graph), to: output)
     }
 }

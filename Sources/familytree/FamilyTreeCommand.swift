@@ -21,7 +21,7 @@ struct FamilyTreeCommand: AsyncParsableCommand {
           familytree link "Ada Byron" "Mary Somerville" --tree tree.json
           familytree validate tree.json
 
-        Exit codes: 0 success, 1 invalid input (bad file, unknown or ambiguous member, a link that
+        Exit codes: 0 success, 1 invalid input (bad file, unknown or ambiguous member, a link that \
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
         version: "familytree \(version) (\(GraphvizSupport.versionNote))",

@@ -7,7 +7,7 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write a realistic generated family tree, for trying things out and benchmarks.",
         discussion: """
-        The same members and seed always give the same tree: founders, people marrying in, remarriages,
+        The same members and seed always give the same tree: founders, people marrying in, remarriages, \
         cousin marriages, cross-bloodline links, and birthdays in every partial form.
 
         Examples:

@@ -10,19 +10,19 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a GEDCOM file or vCard contacts into a tree.json.",
         discussion: """
-        GEDCOM: reads GEDCOM 5.5.1, 7.0 and older files in UTF-8 (with or without BOM), UTF-16, ANSEL, ASCII or
-        Windows-1252, with CR, LF or CRLF lines. People, names, sex, birth and death dates, families with
-        their partners, children in order, marriage and divorce dates, and adopted/foster/step children
-        are imported; links that disagree are repaired with a warning. Dates familytree cannot place
+        GEDCOM: reads GEDCOM 5.5.1, 7.0 and older files in UTF-8 (with or without BOM), UTF-16, ANSEL, ASCII or \
+        Windows-1252, with CR, LF or CRLF lines. People, names, sex, birth and death dates, families with \
+        their partners, children in order, marriage and divorce dates, and adopted/foster/step children \
+        are imported; links that disagree are repaired with a warning. Dates familytree cannot place \
         (other calendars, free text) are kept as written.
 
-        vCard (.vcf, 2.1, 3.0 and 4.0, from iPhone, macOS, Google, Outlook or a CardDAV server): one
-        member per card, with names, birthday (also without a year), gender, photo, labelled phones,
-        e-mails and addresses; relations (RELATED, Apple's and Google's related names, spouse fields)
-        become unions. Related names are matched to cards by full name, then nickname, then first
-        name; a name that matches no card or several is reported (--report), never guessed.
-        --into merges into an existing tree as a sync: matched by the card's UID, changed cards
-        update their member, new cards are added, members whose card is gone are marked removed
+        vCard (.vcf, 2.1, 3.0 and 4.0, from iPhone, macOS, Google, Outlook or a CardDAV server): one \
+        member per card, with names, birthday (also without a year), gender, photo, labelled phones, \
+        e-mails and addresses; relations (RELATED, Apple's and Google's related names, spouse fields) \
+        become unions. Related names are matched to cards by full name, then nickname, then first \
+        name; a name that matches no card or several is reported (--report), never guessed. \
+        --into merges into an existing tree as a sync: matched by the card's UID, changed cards \
+        update their member, new cards are added, members whose card is gone are marked removed \
         (kept in the file, hidden from charts); members that did not come from contacts are untouched.
 
         Examples:

@@ -7,10 +7,10 @@ struct LinkCommand: ParsableCommand {
         commandName: "link",
         abstract: "Record that a child also belongs to a parent in another bloodline.",
         discussion: """
-        Adds a cross-bloodline connection {id, fromChild, toNewParent} to the tree file. CHILD and
-        PARENT are ids or unique names (full name, "first last", or nickname); an unknown or ambiguous
-        name lists the candidates. A link that would make someone their own ancestor, or that repeats
-        an existing parent, is refused. The file is rewritten atomically with sorted keys and a
+        Adds a cross-bloodline connection {id, fromChild, toNewParent} to the tree file. CHILD and \
+        PARENT are ids or unique names (full name, "first last", or nickname); an unknown or ambiguous \
+        name lists the candidates. A link that would make someone their own ancestor, or that repeats \
+        an existing parent, is refused. The file is rewritten atomically with sorted keys and a \
         two-space indent; every other field in it is kept as it was.
 
         Examples:

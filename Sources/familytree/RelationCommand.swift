@@ -7,10 +7,10 @@ struct RelationCommand: ParsableCommand {
         commandName: "relation",
         abstract: "Say how two people are related.",
         discussion: """
-        Prints how B is related to A: parent, grandparent, sibling, half-sibling, aunt, niece, first
-        cousin 1x removed, double first cousin, spouse or former spouse, in-laws, step relations, and
-        "(by adoption)" where the line passes an adopted or foster child. Under pedigree collapse
-        people are related in several ways: the closest is printed and the others counted; --all lists
+        Prints how B is related to A: parent, grandparent, sibling, half-sibling, aunt, niece, first \
+        cousin 1x removed, double first cousin, spouse or former spouse, in-laws, step relations, and \
+        "(by adoption)" where the line passes an adopted or foster child. Under pedigree collapse \
+        people are related in several ways: the closest is printed and the others counted; --all lists \
         each with its common ancestors and the people in between. Not related is an answer (exit 0).
 
         Examples:
@@ -35,7 +35,7 @@ struct RelationCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree, reading: reading)
+        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         if let allFrom {
             let home = try graph.resolveMember(allFrom)
             var lines = ""

@@ -53,12 +53,12 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw a family tree as SVG, DOT, layout JSON or an HTML page to explore.",
         discussion: """
-        The format follows the output file's extension (.svg, .dot, .json, .html); --format overrides it.
-        An HTML page is one file that needs no network: zoom and pan, search, a card for each person,
-        and #member-id in its address opens on that person; there --root chooses whom it opens on
-        (the whole tree is drawn).
-        Without -o, or with -o -, the output goes to standard output (SVG unless --format says otherwise).
-        With --engine graphviz (a build with the Graphviz trait) Graphviz's dot lays the tree out through
+        The format follows the output file's extension (.svg, .dot, .json, .html); --format overrides it. \
+        An HTML page is one file that needs no network: zoom and pan, search, a card for each person, \
+        and #member-id in its address opens on that person; there --root chooses whom it opens on \
+        (the whole tree is drawn). \
+        Without -o, or with -o -, the output goes to standard output (SVG unless --format says otherwise). \
+        With --engine graphviz (a build with the Graphviz trait) Graphviz's dot lays the tree out through \
         cgraph; --renderer graphviz then draws it with Graphviz's own renderer in any format it has.
 
         Examples:
@@ -150,7 +150,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        var graph = try TreeFiles.loadGraph(tree, reading: reading)
+        var graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
         // A page to explore shows everyone and opens on --root; the other formats draw its part.
         var openOn: Int?

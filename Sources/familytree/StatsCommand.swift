@@ -19,9 +19,9 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Print layout-quality metrics of a tree's layout.",
         discussion: """
-        Crossings between adjacent layers (exact, by inversion counting), total edge length, width and
-        height, couple adjacency, birth order, overlaps, long edges; measured as ../shared/tools/evaluate.py
-        measures the peers. --engine dot runs Graphviz dot on the same graph for a side-by-side look.
+        Crossings between adjacent layers (exact, by inversion counting), total edge length, width and \
+        height, couple adjacency, birth order, overlaps, long edges; measured the same way for our layout and \
+        for other engines' drawings. --engine dot runs Graphviz dot on the same graph for a side-by-side look.
 
         Examples:
           familytree stats tree.json
@@ -48,7 +48,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let graph = try TreeFiles.loadGraph(tree, reading: reading)
+        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         let labeler = Labeler()
         let metrics: LayoutMetrics
         switch engine {

@@ -11,12 +11,12 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Mirror a tree to a JSON document store, one document per member.",
         discussion: """
-        Documents: users/UID/familyTree/MEMBER, users/UID/unions/UNION and
-        users/UID/crossBloodlineConnections/ID, each the record's JSON with sorted keys.
-        The store is sqlite:PATH (the default, ~/.familytree/store.sqlite) or, in a build with the
-        PostgreSQL trait, postgres://UID:PASSWORD@HOST:PORT/DB, connecting as the user's own role
-        (create it with `familytree sync admin create-user`). What this device last saw
-        of each document, the pull checkpoint and the conflicts live in ~/.familytree/sync
+        Documents: users/UID/familyTree/MEMBER, users/UID/unions/UNION and \
+        users/UID/crossBloodlineConnections/ID, each the record's JSON with sorted keys. \
+        The store is sqlite:PATH (the default, ~/.familytree/store.sqlite) or, in a build with the \
+        PostgreSQL trait, postgres://UID:PASSWORD@HOST:PORT/DB, connecting as the user's own role \
+        (create it with `familytree sync admin create-user`). What this device last saw \
+        of each document, the pull checkpoint and the conflicts live in ~/.familytree/sync \
         (FAMILYTREE_HOME moves ~/.familytree).
 
         Examples:
@@ -234,7 +234,7 @@ struct SyncCreateUserCommand: AsyncParsableCommand {
         commandName: "create-user",
         abstract: "Create the store's tables and policies if needed, and a login role for one user.",
         discussion: """
-        The role is a member of familytree_app: it reads and writes its own documents (row-level
+        The role is a member of familytree_app: it reads and writes its own documents (row-level \
         security on owner_uid = current_user) and no one else's, and cannot delete rows.
 
         Example:

@@ -65,12 +65,12 @@ enum TreeFiles {
 
     /// Reads and validates a tree as charts show it: tree.json without its removed members, a
     /// GEDCOM file (by its `.ged` name or its `0 HEAD`), or vCard contacts (`.vcf`, `BEGIN:VCARD`).
-    /// `includingRemoved` keeps removed members (to validate the whole file); `reading` says how a
+    /// `includingRemoved` keeps removed members (to validate the whole file); `surnameCase` says how a
     /// GEDCOM file's surnames are read.
-    static func loadGraph(_ path: String, includingRemoved: Bool = false, reading: ReadingOptions = ReadingOptions()) throws -> FamilyGraph {
+    static func loadGraph(_ path: String, includingRemoved: Bool = false, surnameCase: SurnameCase = .asIs) throws -> FamilyGraph {
         let bytes = try read(path)
         let name = path == "-" ? "<stdin>" : path
-        let (document, kind, warnings) = try FamilyFile.document(bytes, path: path, name: name, surnameCase: reading.surnameCase)
+        let (document, kind, warnings) = try FamilyFile.document(bytes, path: path, name: name, surnameCase: surnameCase)
         if !warnings.isEmpty {
             let what = kind == .vCard ? "relation\(warnings.count == 1 ? "" : "s") not drawn" : "warning\(warnings.count == 1 ? "" : "s") while importing"
             Console.error("familytree: \(name): \(warnings.count) \(what) (familytree import \(name) --report lists them)")

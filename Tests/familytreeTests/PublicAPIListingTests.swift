@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README lists the public API, one line a type: every public type in a library's sources is
+/// docs/api.md lists the public API, one line a type: every public type in a library's sources is
 /// in the list, and the list names nothing that is no longer public.
 @Suite struct PublicAPIListingTests {
     static let libraries = [
@@ -28,9 +28,9 @@ import Testing
         return names
     }
 
-    /// `Module.Type` for each line of the README's list.
+    /// `Module.Type` for each line of docs/api.md's list.
     static func listedTypes() throws -> Set<String> {
-        let readme = try String(contentsOf: Scratch.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Scratch.packageRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
         let list = try #require(readme.firstRange(of: "<!-- public-api:begin -->").flatMap { begin in
             readme.range(of: "<!-- public-api:end -->").map { readme[begin.upperBound..<$0.lowerBound] }
         })
@@ -47,7 +47,7 @@ import Testing
         let sources = try Self.publicTypes()
         let listed = try Self.listedTypes()
         #expect(sources.count > 50, "the scan found the libraries' types")
-        #expect(sources.subtracting(listed).sorted() == [], "public but not in the README (run scripts/public-api --write)")
-        #expect(listed.subtracting(sources).sorted() == [], "in the README but not public")
+        #expect(sources.subtracting(listed).sorted() == [], "public but not in docs/api.md (run scripts/public-api --write)")
+        #expect(listed.subtracting(sources).sorted() == [], "in docs/api.md but not public")
     }
 }

@@ -116,12 +116,20 @@ public struct LayoutMetrics: Sendable, Hashable {
         // Rank x values per gap side; equal x (rounded to 1/1000) is a shared point and never crosses.
         var crossings = 0
         for (gap, raw) in rawSegments.enumerated() where raw.count > 1 {
+            // Dense ranks by one sort of the indices (no hashing of doubles).
             func ranks(_ values: [Double]) -> [Int] {
                 let rounded = values.map { ($0 * 1000).rounded() }
-                let distinct = Array(Set(rounded)).sorted()
-                var rank: [Double: Int] = [:]
-                for (position, value) in distinct.enumerated() { rank[value] = position }
-                return rounded.map { rank[$0]! }
+                var result = Array(repeating: 0, count: rounded.count)
+                var rank = -1
+                var previous = -Double.infinity
+                for index in rounded.indices.sorted(by: { rounded[$0] < rounded[$1] }) {
+                    if rounded[index] != previous {
+                        rank += 1
+                        previous = rounded[index]
+                    }
+                    result[index] = rank
+                }
+                return result
             }
             let upper = ranks(raw.map(\.upper))
             let lower = ranks(raw.map(\.lower))

@@ -38,6 +38,8 @@ struct NetworkSimplex {
     private var subtreeNet: [Int]
     /// Where the search for a negative cut value resumes.
     private var searchStart = 0
+    /// Scratch for `renumber`'s walk, kept between calls.
+    private var walk: [(node: Int, next: Int)] = []
 
     /// A problem on `nodeCount` nodes starting from ranks that satisfy every edge.
     init(nodeCount: Int, edges: [Edge], feasibleRanks: [Int]) {
@@ -155,7 +157,11 @@ struct NetworkSimplex {
     /// Postorder numbers, parent edges and subtree sums below `top`, numbering from `firstLim`.
     private mutating func renumber(subtreeOf top: Int, firstLim: Int) {
         var nextLim = firstLim
-        var stack = [(node: top, next: incident.start[top])]
+        var stack = walk
+        walk = []
+        defer { walk = stack }
+        stack.removeAll(keepingCapacity: true)
+        stack.append((node: top, next: incident.start[top]))
         low[top] = firstLim
         subtreeNet[top] = netWeight[top]
         while let (node, next) = stack.last {

@@ -105,4 +105,9 @@ public struct BirthdayList: Sendable {
     public func within(days: Int) -> BirthdayList {
         BirthdayList(entries: entries.filter { $0.countdown.days <= days })
     }
+
+    /// Only the birthdays with a month and a day but no year: the ones to ask about and complete.
+    public var missingYear: BirthdayList {
+        BirthdayList(entries: entries.filter { $0.birthday.yearText == nil })
+    }
 }

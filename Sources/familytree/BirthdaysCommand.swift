@@ -53,6 +53,9 @@ struct BirthdaysCommand: ParsableCommand {
     @Option(help: "February 29 birthdays in common years: mar1 or feb28.")
     var leapDay: LeapDayRule = .march1
 
+    @Flag(help: "Only birthdays with no year, to complete them (familytree edit MEMBER --birthday YYYY-MM-DD).")
+    var missingYear = false
+
     func validate() throws {
         if let within, BirthdaysCommand.days(within) == nil {
             throw ValidationError("--within takes a number of days (30 or 30d) or weeks (2w)")
@@ -71,6 +74,7 @@ struct BirthdaysCommand: ParsableCommand {
         let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         var list = BirthdayList(graph: graph, today: try Today.dayNumber(today), leapDay: leapDay, includeDeceased: includeDeceased).sorted(by: sort)
         if let within, let days = BirthdaysCommand.days(within) { list = list.within(days: days) }
+        if missingYear { list = list.missingYear }
         switch format {
         case .table: Console.output(BirthdayListFormat.table(list, highlight: isatty(STDOUT_FILENO) == 1))
         case .json: Console.output(BirthdayListFormat.json(list))

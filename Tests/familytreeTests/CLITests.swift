@@ -396,3 +396,37 @@ struct Scratch {
         #expect(await scratch.run("validate", kennedy.path, "--surname-case", "loud") == 2)
     }
 }
+
+@Suite struct SuggestCommandTests {
+    @Test func suggestsTheExamplesFamilyAndMarksWhatIsAlreadyInTheTree() async throws {
+        let scratch = try Scratch()
+        let contacts = Scratch.packageRoot.appendingPathComponent("examples/contacts.vcf").path
+        #expect(await scratch.run("import", contacts, "-o", scratch.path("okafor.json").path) == 0)
+        let output = try ProcessTests().run(["suggest", contacts, "--tree", scratch.path("okafor.json").path, "--format", "json"])
+        #expect(output.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 9)
+        #expect(rows.first?["name"] as? String == "Grace Okafor")
+        #expect(rows.allSatisfy { $0["added"] as? Bool == true }, "every card was imported")
+        let table = try ProcessTests().run(["suggest", contacts])
+        #expect(table.stdout.contains("5 suggested (*) of 9 cards"))
+        try scratch.write("notes.txt", "not a card\n")
+        #expect(await scratch.run("suggest", scratch.path("notes.txt").path) == 1)
+        #expect(await scratch.run("suggest", contacts, "--limit", "-1") == 2)
+    }
+}
+
+@Suite struct MissingYearTests {
+    @Test func birthdaysWithoutAYearAreListedAndCompletedByEdit() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        let before = try ProcessTests().run(["birthdays", tree, "--missing-year", "--format", "json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["name"] as? String } == ["Tom Carter"])
+        #expect(rows.first?["birthday"] as? String == "--07-14")
+        #expect(await scratch.run("edit", "Tom Carter", "--birthday", "1980-07-14", "--tree", tree) == 0)
+        let after = try ProcessTests().run(["birthdays", tree, "--missing-year", "--format", "json"])
+        #expect(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [Any] != nil)
+        #expect(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+}

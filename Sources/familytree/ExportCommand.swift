@@ -1,23 +1,31 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeContacts
 import FamilyTreeGEDCOM
+import Foundation
 
 extension GEDCOMExport.Version: ExpressibleByArgument {}
+extension VCardExport.Version: ExpressibleByArgument {}
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a tree as GEDCOM (7.0, or 5.5.1).",
+        abstract: "Export a tree as GEDCOM (7.0, or 5.5.1) or as contact cards (vCard 4.0 or 3.0).",
         discussion: """
         Writes people (names, nickname, sex, birth and death dates, notes) and families (partners, \
         children in sibling order, adopted/foster/step children, marriage and divorce dates). Ids that are \
         not GEDCOM xrefs are numbered and kept in an _FTID extension, so importing the file gives them back. \
-        Cross-bloodline connections, colours and photos have no GEDCOM form and are not written.
+        Cross-bloodline connections, colours and photos have no GEDCOM form and are not written. \
+        With -o FILE.vcf (or --format vcard) each member becomes a contact card: names, birthday (one \
+        without a year as contacts apps write it), sex, photo, notes, the phones, e-mails and addresses \
+        it came with, and parents, children and partners as related names, which importing the file \
+        gives back.
 
         Examples:
           familytree export tree.json -o family.ged
           familytree export tree.json --gedcom-version 5.5.1 -o family-551.ged
           familytree export tree.json --private living -o public.ged   # the living as RESN privacy records
+          familytree export tree.json -o family.vcf --vcard-version 3.0  # for Apple Contacts
         """
     )
 
@@ -26,11 +34,21 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var reading: ReadingOptions
 
-    @Option(name: .shortAndLong, help: "The GEDCOM file to write, or - for standard output.")
+    @Option(name: .shortAndLong, help: "The GEDCOM (or .vcf) file to write, or - for standard output.")
     var output: String = "-"
 
     @Option(help: "7.0 or 5.5.1.")
     var gedcomVersion: GEDCOMExport.Version = .v7
+
+    @Option(help: "gedcom or vcard (by default: vcard for a .vcf output, else gedcom).")
+    var format: ExportFormat?
+
+    @Option(help: "With vCard: 4.0 or 3.0 (Apple Contacts reads 3.0's related names).")
+    var vcardVersion: VCardExport.Version = .v4
+
+    enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+        case gedcom, vcard
+    }
 
     @OptionGroup var privacy: PrivacyOptions
 
@@ -39,6 +57,11 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase), today: try Today.dayNumber(today))
-        try TreeFiles.write(GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs).write(graph), to: output)
+        let vCard = format == .vcard || (format == nil && ["vcf", "vcard"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()))
+        if vCard {
+            try TreeFiles.write(VCardExport(version: vcardVersion).write(graph), to: output)
+        } else {
+            try TreeFiles.write(GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs).write(graph), to: output)
+        }
     }
 }

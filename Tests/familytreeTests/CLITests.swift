@@ -430,3 +430,19 @@ struct Scratch {
         #expect(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 }
+
+@Suite struct VCardExportCommandTests {
+    @Test func aVcfOutputIsContactCardsThatImportBack() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(await scratch.run("export", tree, "-o", scratch.path("family.vcf").path) == 0)
+        let cards = try scratch.read("family.vcf")
+        #expect(cards.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"))
+        #expect(cards.components(separatedBy: "BEGIN:VCARD").count - 1 == 22)
+        #expect(await scratch.run("export", tree, "--format", "vcard", "--vcard-version", "3.0", "-o", scratch.path("apple.txt").path) == 0)
+        #expect(try scratch.read("apple.txt").contains("X-ABLabel:_$!<Mother>!$_"))
+        #expect(await scratch.run("import", scratch.path("family.vcf").path, "-o", scratch.path("back.json").path) == 0)
+        #expect(await scratch.run("relation", "Peter Müller", "Karl Friedrich Müller", "--tree", scratch.path("back.json").path) == 0)
+        #expect(await scratch.run("export", tree, "--vcard-version", "2.1", "-o", scratch.path("x.vcf").path) == 2)
+    }
+}

@@ -1,0 +1,245 @@
+import FamilyTree
+
+/// A tree as contact cards, one per member, that `ContactsImport` (and contacts apps) read back.
+///
+/// Each card has `N`, `FN`, `NICKNAME`, `BDAY` (a birthday without a year as `--MMDD` in 4.0 and with
+/// Apple's `X-APPLE-OMIT-YEAR` in 3.0), the sex (`GENDER`, or `X-GENDER` in 3.0), an embedded photo,
+/// `NOTE`, the labelled phones, e-mails and addresses the member came with, the first marriage's
+/// date as the anniversary, `UID` (the card's own when
+/// the member came from one, else one made from the member's id) and `REV`. The family is written as
+/// `RELATED` (parent, child, spouse) in 4.0 and as Apple's related names with predefined labels
+/// (Mother, Father, Parent, Son, Daughter, Child, Spouse) in 3.0. Every value is escaped (`\\`, `,`,
+/// `;`, line breaks) and lines are folded at 75 octets, so no value can start a property of its own.
+public struct VCardExport: Sendable {
+    /// The vCard version written.
+    public enum Version: String, Sendable, CaseIterable {
+        case v4 = "4.0"
+        case v3 = "3.0"
+    }
+
+    /// The version written.
+    public var version: Version
+
+    /// An exporter writing `version`.
+    public init(version: Version = .v4) {
+        self.version = version
+    }
+
+    /// The cards of every member of `graph`, in member order, with CRLF line ends.
+    public func write(_ graph: FamilyGraph) -> String {
+        let uids = graph.members.map(Self.uid(of:))
+        let topology = graph.topology
+        var output = ""
+        for (index, member) in graph.members.enumerated() {
+            var card = Card(version: version)
+            card.add("BEGIN", "VCARD", escaping: false)
+            card.add("VERSION", version.rawValue, escaping: false)
+            card.add("UID", uids[index], escaping: false)
+            if let revision = member.contact?.revision { card.add("REV", revision) }
+            card.add("FN", member.fullName.isEmpty ? member.id : member.fullName)
+            let name = [member.lastName ?? "", member.firstName, member.middleName ?? "", "", member.suffix ?? ""]
+            card.addStructured("N", name)
+            if let nickname = member.nickname, !nickname.isEmpty { card.add("NICKNAME", nickname) }
+            if let birthday = member.birthday { card.addBirthday(birthday) }
+            card.addSex(member.sex)
+            if let photo = member.photo { card.addPhoto(photo) }
+            if let notes = member.notes, !notes.isEmpty { card.add("NOTE", notes) }
+            for phone in member.contact?.phones ?? [] { card.addLabelled("TEL", phone) }
+            for email in member.contact?.emails ?? [] { card.addLabelled("EMAIL", email) }
+            for address in member.contact?.addresses ?? [] { card.addLabelled("ADR", address, structuredAsStreet: true) }
+            // The family: parents, children and partners, each once.
+            var seen = Set<Int>()
+            func relate(_ other: Int, _ kind: RelationWord) {
+                guard other != index, seen.insert(other).inserted else { return }
+                card.addRelation(kind, sex: graph.members[other].sex, uid: uids[other], name: graph.members[other].fullName)
+            }
+            for union in topology.parentUnions[index] { for parent in topology.partners[union] { relate(parent, .parent) } }
+            for union in topology.unionsOfMember[index] {
+                for partner in topology.partners[union] { relate(partner, .spouse) }
+            }
+            for union in topology.unionsOfMember[index] { for child in topology.children[union] { relate(child, .child) } }
+            // The first marriage with a full date, as the card's anniversary.
+            if let marriage = topology.unionsOfMember[index].lazy.compactMap({ graph.unions[$0].marriage }).first(where: Self.isFullDate) {
+                card.addAnniversary(marriage)
+            }
+            card.add("END", "VCARD", escaping: false)
+            output += card.text
+        }
+        return output
+    }
+
+    /// The member's card `UID`: the one it was imported with, else `urn:uuid:` and a UUID made from
+    /// its id (the same id gives the same UUID).
+    static func uid(of member: Member) -> String {
+        if let uid = member.contact?.uid, !uid.isEmpty, !uid.hasPrefix("name:") { return uid }
+        let high = StableHash.fnv1a64("familytree member " + member.id)
+        let low = StableHash.fnv1a64(member.id + " familytree member")
+        var hex = Array(high + low)
+        hex[12] = "8" // version 8: a custom UUID
+        hex[16] = ["8", "9", "a", "b"][Int(String(hex[16]), radix: 16)! % 4]
+        let text = String(hex)
+        func part(_ start: Int, _ length: Int) -> String {
+            let from = text.index(text.startIndex, offsetBy: start)
+            return String(text[from..<text.index(from, offsetBy: length)])
+        }
+        return "urn:uuid:\(part(0, 8))-\(part(8, 4))-\(part(12, 4))-\(part(16, 4))-\(part(20, 12))"
+    }
+
+    static func isFullDate(_ date: PartialDate) -> Bool {
+        if case .exact(let day) = date { return day.year != nil && day.month != nil && day.day != nil }
+        return false
+    }
+
+    enum RelationWord {
+        case parent, child, spouse
+    }
+
+    /// One card being written.
+    struct Card {
+        let version: Version
+        var text = ""
+        var group = 0
+
+        /// `NAME:value`, the value escaped unless told otherwise, folded.
+        mutating func add(_ name: String, _ value: String, parameters: String = "", escaping: Bool = true) {
+            fold(name + parameters + ":" + (escaping ? Self.escaped(value) : SafeText.singleLine(value)))
+        }
+
+        mutating func addStructured(_ name: String, _ parts: [String]) {
+            fold(name + ":" + parts.map(Self.escaped).joined(separator: ";"))
+        }
+
+        mutating func addBirthday(_ birthday: PartialDate) {
+            let date: CalendarDate
+            switch birthday {
+            case .exact(let day), .about(let day), .before(let day), .after(let day): date = day
+            case .between: return
+            }
+            func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+            switch (date.year, date.month, date.day) {
+            case (let year?, let month?, let day?): add("BDAY", "\(Self.four(year))-\(two(month))-\(two(day))", escaping: false)
+            case (let year?, let month?, nil): add("BDAY", "\(Self.four(year))-\(two(month))", escaping: false)
+            case (let year?, nil, nil): add("BDAY", Self.four(year), escaping: false)
+            case (nil, let month?, let day?):
+                if version == .v4 {
+                    add("BDAY", "--\(two(month))\(two(day))", escaping: false)
+                } else {
+                    // Apple's way: a leap year stands for "no year".
+                    add("BDAY", "1604-\(two(month))-\(two(day))", parameters: ";X-APPLE-OMIT-YEAR=1604", escaping: false)
+                }
+            default:
+                return
+            }
+        }
+
+        mutating func addAnniversary(_ date: PartialDate) {
+            guard case .exact(let day) = date, let year = day.year, let month = day.month, let dayOfMonth = day.day else { return }
+            let text = "\(Self.four(year))-\(month < 10 ? "0" : "")\(month)-\(dayOfMonth < 10 ? "0" : "")\(dayOfMonth)"
+            if version == .v4 {
+                add("ANNIVERSARY", text, escaping: false)
+            } else {
+                group += 1
+                fold("item\(group).X-ABDATE:" + text)
+                fold("item\(group).X-ABLabel:_$!<Anniversary>!$_")
+            }
+        }
+
+        mutating func addSex(_ sex: Sex?) {
+            switch (version, sex) {
+            case (.v4, .male?): add("GENDER", "M", escaping: false)
+            case (.v4, .female?): add("GENDER", "F", escaping: false)
+            case (.v4, .other?): add("GENDER", "O", escaping: false)
+            case (.v3, .male?): add("X-GENDER", "Male", escaping: false)
+            case (.v3, .female?): add("X-GENDER", "Female", escaping: false)
+            default: return
+            }
+        }
+
+        mutating func addPhoto(_ photo: String) {
+            // Only an embedded image travels with the card; a file path means nothing elsewhere.
+            guard photo.hasPrefix("data:image/"), let comma = photo.firstIndex(of: ","),
+                  photo[..<comma].hasSuffix(";base64") else { return }
+            let data = String(photo[photo.index(after: comma)...]).filter { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" || $0 == "=" }
+            if version == .v4 {
+                fold("PHOTO:" + String(photo[..<comma]) + "," + data)
+            } else {
+                let type = photo.dropFirst(11).prefix { $0 != ";" }.uppercased().filter { $0.isLetter || $0.isNumber }
+                fold("PHOTO;ENCODING=b;TYPE=\(type):" + data)
+            }
+        }
+
+        /// A phone, e-mail or address with its label, as a group with Apple's `X-ABLabel`.
+        mutating func addLabelled(_ name: String, _ value: LabeledValue, structuredAsStreet: Bool = false) {
+            group += 1
+            let item = "item\(group)."
+            if structuredAsStreet {
+                fold(item + name + ":;;" + Self.escaped(value.value) + ";;;;")
+            } else {
+                fold(item + name + ":" + Self.escaped(value.value))
+            }
+            fold(item + "X-ABLabel:" + Self.escaped(value.label))
+        }
+
+        mutating func addRelation(_ kind: RelationWord, sex: Sex?, uid: String, name: String) {
+            if version == .v4 {
+                let type = switch kind { case .parent: "parent"; case .child: "child"; case .spouse: "spouse" }
+                // RELATED holds a URI: a UID that is not one is named as a urn:uuid.
+                add("RELATED", uid.contains(":") ? uid : "urn:uuid:" + uid, parameters: ";TYPE=\(type)", escaping: false)
+                return
+            }
+            guard !name.isEmpty else { return }
+            let label: String
+            switch (kind, sex) {
+            case (.parent, .female?): label = "Mother"
+            case (.parent, .male?): label = "Father"
+            case (.parent, _): label = "Parent"
+            case (.child, .female?): label = "Daughter"
+            case (.child, .male?): label = "Son"
+            case (.child, _): label = "Child"
+            case (.spouse, _): label = "Spouse"
+            }
+            group += 1
+            fold("item\(group).X-ABRELATEDNAMES:" + Self.escaped(name))
+            fold("item\(group).X-ABLabel:_$!<\(label)>!$_")
+        }
+
+        /// The line, folded so no line is longer than 75 octets (never inside a character), CRLF-ended.
+        mutating func fold(_ line: String) {
+            var width = 0
+            for character in line {
+                let size = String(character).utf8.count
+                if width + size > 75 {
+                    text += "\r\n "
+                    width = 1
+                }
+                text.append(character)
+                width += size
+            }
+            text += "\r\n"
+        }
+
+        /// A text value escaped: `\\`, `,`, `;` and every line break; control characters dropped.
+        static func escaped(_ value: String) -> String {
+            var result = ""
+            for line in SafeText.lines(value).enumerated() {
+                if line.offset > 0 { result += "\\n" }
+                for scalar in line.element.unicodeScalars {
+                    switch scalar {
+                    case "\\": result += "\\\\"
+                    case ",": result += "\\,"
+                    case ";": result += "\\;"
+                    default:
+                        if SafeText.isTerminalControl(scalar) || !SafeText.isXMLCharacter(scalar) { continue }
+                        result.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return result
+        }
+
+        static func four(_ year: Int) -> String {
+            let digits = String(year)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+    }
+}

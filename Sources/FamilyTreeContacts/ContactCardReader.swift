@@ -276,7 +276,7 @@ struct ContactCardReader {
         if !isText {
             if lower.hasPrefix("mailto:") { return .email(String(lower.dropFirst(7))) }
             if lower.hasPrefix("urn:") || lower.hasPrefix("http:") || lower.hasPrefix("https:") { return .uid(uidKey(value)) }
-            if !lower.contains(" "), lower.contains("@") { return .email(lower) }
+            if !lower.utf8.contains(UInt8(ascii: " ")), lower.utf8.contains(UInt8(ascii: "@")) { return .email(lower) }
         }
         return .name(value)
     }

@@ -91,7 +91,8 @@ public struct VCardProperty: Sendable, Hashable {
     }
 
     static func unescape(_ value: Substring) -> String {
-        guard value.contains("\\") else { return String(value) }
+        // A byte search: with Foundation in the module, `contains("\\")` would be its slow string search.
+        guard value.utf8.contains(UInt8(ascii: "\\")) else { return String(value) }
         var result = ""
         var escaped = false
         for character in value {

@@ -153,7 +153,10 @@ public struct VCardParser {
     /// Whether the line's name part declares quoted-printable (`;ENCODING=QUOTED-PRINTABLE` or 2.1's bare form).
     static func isQuotedPrintable(_ line: [UInt8]) -> Bool {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        return String(decoding: line[..<colon], as: UTF8.self).uppercased().contains("QUOTED-PRINTABLE")
+        let marker = Array("QUOTED-PRINTABLE".utf8)
+        let head = line[..<colon].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+        guard head.count >= marker.count else { return false }
+        return (0...(head.count - marker.count)).contains { start in head[start..<(start + marker.count)].elementsEqual(marker) }
     }
 
     // MARK: Properties

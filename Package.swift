@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "FamilyTreeContacts", targets: ["FamilyTreeContacts"]),
         .library(name: "FamilyTreeSync", targets: ["FamilyTreeSync"]),
         .library(name: "FamilyTreeFiles", targets: ["FamilyTreeFiles"]),
+        .library(name: "FamilyTreeCardDAV", targets: ["FamilyTreeCardDAV"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -46,6 +47,8 @@ let package = Package(
         .target(name: "FamilyTreeFiles", dependencies: [
             "FamilyTree", "FamilyTreeGEDCOM", "FamilyTreeContacts", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        // A tree kept in step with a CardDAV address book (Foundation's URLSession and XMLParser).
+        .target(name: "FamilyTreeCardDAV", dependencies: ["FamilyTree", "FamilyTreeContacts"]),
         .target(name: "FamilyTreeSync", dependencies: ["FamilyTree", .product(name: "GRDB", package: "GRDB.swift")]),
         // Its sources are wrapped in `#if PostgreSQL`, like FamilyTreeGraphviz's.
         .target(
@@ -70,7 +73,7 @@ let package = Package(
             name: "familytree",
             dependencies: [
                 "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts", "FamilyTreeSync",
-                "FamilyTreeFiles",
+                "FamilyTreeFiles", "FamilyTreeCardDAV",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

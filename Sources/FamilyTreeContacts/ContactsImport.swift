@@ -16,6 +16,9 @@ public struct ContactsReportEntry: Sendable, Hashable, CustomStringConvertible {
         case unplaced
         /// A second card with a UID already read.
         case duplicate
+        /// A field changed both in the tree and on the card since the last pull: the card's value
+        /// was taken, and the entry names the tree's.
+        case overwritten
     }
 
     /// What the entry is about.

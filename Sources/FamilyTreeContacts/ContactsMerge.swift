@@ -13,6 +13,15 @@ public struct ContactsMergeSummary: Sendable, Hashable, CustomStringConvertible 
     /// Of `updated`, members that were removed and whose card came back.
     public var restored = 0
 
+    /// A summary with these counts.
+    public init(added: Int = 0, updated: Int = 0, removed: Int = 0, unchanged: Int = 0, restored: Int = 0) {
+        self.added = added
+        self.updated = updated
+        self.removed = removed
+        self.unchanged = unchanged
+        self.restored = restored
+    }
+
     public var description: String {
         "added \(added), updated \(updated)\(restored > 0 ? " (\(restored) restored)" : ""), removed \(removed), unchanged \(unchanged)"
     }
@@ -31,8 +40,18 @@ public enum ContactsMerge {
 
     /// `tree` with the contacts merged in by typed edits (validated together), the summary, and
     /// the children the tree already places elsewhere (reported, not moved).
-    public static func merge(_ imported: ContactsImport, into tree: TreeFile) throws(FamilyTreeError) -> (tree: TreeFile, summary: ContactsMergeSummary, report: [ContactsReportEntry]) {
+    ///
+    /// With `base`, the cards as the last import read them (a CardDAV pull keeps them), the merge is
+    /// three-way, field by field: a field the card did not change keeps the tree's value (a birth
+    /// year completed in the tree survives a new phone number on the card); a field changed on both
+    /// sides takes the card's, and the tree's value is named in a `conflict` report entry.
+    public static func merge(_ imported: ContactsImport, into tree: TreeFile, base: ContactsImport? = nil) throws(FamilyTreeError) -> (tree: TreeFile, summary: ContactsMergeSummary, report: [ContactsReportEntry]) {
         let graph = tree.graph
+        var baseByUID: [String: Member] = [:]
+        for member in base?.document.members ?? [] {
+            if let uid = member.contact?.uid, baseByUID[uid] == nil { baseByUID[uid] = member }
+        }
+        var conflicts: [ContactsReportEntry] = []
         var edits: [TreeEdit] = []
         var summary = ContactsMergeSummary()
 
@@ -77,6 +96,9 @@ public enum ContactsMerge {
                 var fields = cardOwnedFields
                 // A sex only hinted by a relative's label does not overwrite one the tree has.
                 if imported.membersWithHintedSex.contains(member.id), existing.sex != nil { fields.remove(.sex) }
+                if let before = baseByUID[uid] {
+                    conflicts += keepTreeEdits(of: existing, card: member, base: before, in: &fields)
+                }
                 edits.append(.replaceFields(updated, fields))
             }
             summary.updated += 1
@@ -88,10 +110,39 @@ public enum ContactsMerge {
             summary.removed += 1
         }
 
-        let report = mergeUnions(imported.document.unions, idMap: idMap, graph: graph, into: &edits)
+        let report = conflicts + mergeUnions(imported.document.unions, idMap: idMap, graph: graph, into: &edits)
         var merged = tree
         try merged.apply(edits)
         return (merged, summary, report)
+    }
+
+    /// Takes out of `fields` those the card did not change since `base`, so the tree's values stay;
+    /// returns a conflict entry per field both changed to different values (the card's wins).
+    private static func keepTreeEdits(of member: Member, card: Member, base: Member, in fields: inout Set<MemberField>) -> [ContactsReportEntry] {
+        let tree = member.jsonValue, new = card.jsonValue, old = base.jsonValue
+        var conflicts: [ContactsReportEntry] = []
+        // The card's details and the removed flag are the card's alone.
+        for field in fields.subtracting([.contact, .removed]).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let key = field.rawValue
+            if new[key] == old[key] {
+                fields.remove(field)
+            } else if tree[key] != old[key], tree[key] != new[key] {
+                let mine = shown(tree[key]), theirs = shown(new[key])
+                conflicts.append(ContactsReportEntry(
+                    kind: .overwritten, line: 0, card: card.fullName,
+                    message: "\(key) changed both in the tree (\(mine)) and on the card (\(theirs)): the card's is kept"
+                ))
+            }
+        }
+        return conflicts
+    }
+
+    /// A field's value in a message: a string quoted, anything else as compact JSON.
+    private static func shown(_ value: JSONValue?) -> String {
+        guard let value else { return "none" }
+        var text = JSONWriter.string(from: value)
+        while text.last == "\n" { text.removeLast() }
+        return text
     }
 
     /// `root` (a tree.json object) with the contacts merged in; see `merge(_:into:)` for a `TreeFile`.

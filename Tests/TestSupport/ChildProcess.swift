@@ -15,10 +15,14 @@ public enum ChildProcess {
     }
 
     /// Runs the executable at `executable` with `arguments`.
-    public static func run(_ executable: URL, _ arguments: [String], input: String = "") throws -> Result {
+    /// `environment` is added to (or replaces variables of) the test's own.
+    public static func run(_ executable: URL, _ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

@@ -6,7 +6,7 @@ import Testing
 @Suite struct PublicAPIListingTests {
     static let libraries = [
         "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM",
-        "FamilyTreeContacts", "FamilyTreeFiles", "FamilyTreeSync", "FamilyTreePostgres", "FamilyTreeGraphviz",
+        "FamilyTreeContacts", "FamilyTreeCardDAV", "FamilyTreeFiles", "FamilyTreeSync", "FamilyTreePostgres", "FamilyTreeGraphviz",
     ]
 
     /// `Module.Type` for each top-level public type in the sources.

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Questions asked on the terminal.
+enum Prompt {
+    /// Asks on standard error and reads a line from standard input with echo off (a password);
+    /// `nil` at end of input.
+    static func secret(_ question: String) -> String? {
+        FileHandle.standardError.write(Data(question.utf8))
+        var original = termios()
+        let hasTerminal = tcgetattr(STDIN_FILENO, &original) == 0
+        if hasTerminal {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        }
+        defer {
+            if hasTerminal {
+                tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+                FileHandle.standardError.write(Data("\n".utf8))
+            }
+        }
+        return readLine(strippingNewline: true)
+    }
+
+    /// Asks on standard error and reads a line from standard input; `nil` at end of input.
+    static func line(_ question: String) -> String? {
+        FileHandle.standardError.write(Data(question.utf8))
+        return readLine(strippingNewline: true)
+    }
+}

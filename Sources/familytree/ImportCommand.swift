@@ -32,6 +32,8 @@ struct ImportCommand: ParsableCommand {
           familytree render family.ged -o family.svg              # render imports on the fly
           familytree import contacts.vcf -o tree.json --report
           familytree import contacts.vcf --into tree.json         # re-import: add, update, mark removed
+          familytree import contacts.vcf --into tree.json --complete-years   # asks each missing birth year
+          familytree import contacts.vcf --into tree.json --year "Amara Okafor=1990"
           familytree render contacts.vcf -o family.svg
         """
     )
@@ -54,6 +56,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "List every warning with its line number.")
     var report = false
 
+    @OptionGroup(title: "Birthdays without a year (vCard)")
+    var years: YearCompletionOptions
+
     func run() throws {
         let bytes = try TreeFiles.read(file)
         let name = file == "-" ? "<stdin>" : file
@@ -62,6 +67,7 @@ struct ImportCommand: ParsableCommand {
             return
         }
         guard into == nil else { throw ValidationError("--into merges vCard contacts only; \(name) is not a vCard file") }
+        guard !years.isRequested else { throw ValidationError("--complete-years and --year complete contacts' birthdays; \(name) is not a vCard file (use `familytree edit`)") }
         let output = self.output ?? "-"
         let imported = try FamilyFile.gedcom(bytes, name: name, surnameCase: surnameCase)
         if report || strict {
@@ -94,7 +100,9 @@ extension ImportCommand {
             throw CLIError.fileAccess(path: name, reason: "\(count) warning\(count == 1 ? "" : "s") and --strict: nothing written")
         }
         // The edits were validated together: the merged tree is a valid tree.
-        try TreeFiles.write(merged.tree.text, to: output ?? into ?? "-")
+        let completion = try years.complete(merged.tree, today: try Today.dayNumber(nil))
+        try TreeFiles.write(completion.tree.text, to: output ?? into ?? "-")
+        for line in completion.completed { Console.error("completed \(line)") }
         let toCheck = report.isEmpty ? "" : "; relations: \(ContactsReportEntry.counts(of: report))\(self.report ? "" : " (--report lists them)")"
         Console.error("imported \(imported.cardCount) card\(imported.cardCount == 1 ? "" : "s") from \(name): \(merged.summary)\(toCheck)")
     }

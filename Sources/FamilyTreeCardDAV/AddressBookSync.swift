@@ -70,7 +70,7 @@ public struct AddressBookSync: Sendable {
     }
 
     /// The fields a push writes back.
-    public static let pushedFields: [MemberField] = [.firstName, .middleName, .lastName, .suffix, .nickname, .birthday, .notes, .sex]
+    public static var pushedFields: [MemberField] { VCardRewrite.fieldOrder }
 
     private let client: CardDAVClient
     private let url: URL
@@ -168,12 +168,7 @@ public struct AddressBookSync: Sendable {
         var result = PushResult(tree: tree, state: state, written: [], conflicts: [], unchanged: 0, failure: nil)
         for member in tree.graph.members where !member.isRemoved {
             guard let uid = member.contact?.uid, let href = hrefOfUID[uid], let before = baseOfUID[uid], let card = state.cards[href] else { continue }
-            let now = member.jsonValue, then = before.jsonValue
-            let hintedSex = base.membersWithHintedSex.contains(before.id)
-            let fields = Self.pushedFields.filter { field in
-                if field == .sex, hintedSex { return false }
-                return now[field.rawValue] != then[field.rawValue]
-            }
+            let fields = VCardRewrite.changedFields(of: member, since: before, sexFromLabels: base.membersWithHintedSex.contains(before.id))
             guard !fields.isEmpty else {
                 result.unchanged += 1
                 continue

@@ -27,9 +27,14 @@ public struct VCardExport: Sendable {
 
     /// The cards of every member of `graph`, in member order, with CRLF line ends.
     public func write(_ graph: FamilyGraph) -> String {
+        cards(of: graph).joined()
+    }
+
+    /// One card a member, in member order.
+    func cards(of graph: FamilyGraph) -> [String] {
         let uids = graph.members.map(Self.uid(of:))
         let topology = graph.topology
-        var output = ""
+        var output: [String] = []
         for (index, member) in graph.members.enumerated() {
             var card = Card(version: version)
             card.add("BEGIN", "VCARD", escaping: false)
@@ -63,7 +68,42 @@ public struct VCardExport: Sendable {
                 card.addAnniversary(marriage)
             }
             card.add("END", "VCARD", escaping: false)
-            output += card.text
+            output.append(card.text)
+        }
+        return output
+    }
+
+    /// The tree as cards written onto `original`, the contacts file it came from: a card of a
+    /// member takes back the names, nickname, birthday, notes and sex the tree changed and keeps
+    /// every other line as written (other apps' fields, photos, labels, its family as it names it);
+    /// a card whose member is not in the tree stays as it is; members that came from no card of
+    /// `original` get new cards (as `write(_:)` makes them) after the others.
+    public func write(_ graph: FamilyGraph, onto original: [UInt8]) -> String {
+        let text = String(decoding: original, as: UTF8.self)
+        let base = ContactsImport(bytes: original)
+        var baseOfUID: [String: Member] = [:]
+        for member in base.document.members {
+            if let uid = member.contact?.uid, baseOfUID[uid] == nil { baseOfUID[uid] = member }
+        }
+        var indexOfUID: [String: Int] = [:]
+        for (index, member) in graph.members.enumerated() where !member.isRemoved {
+            if let uid = member.contact?.uid, baseOfUID[uid] != nil, indexOfUID[uid] == nil { indexOfUID[uid] = index }
+        }
+        var output = ""
+        var written = Set<Int>()
+        for card in VCardRewrite.cards(in: text) {
+            // The UID as an import keys the card (a card without one is keyed by its name).
+            let uid = ContactsImport(bytes: Array(card.utf8)).document.members.first?.contact?.uid
+            guard let uid, let index = indexOfUID[uid], let before = baseOfUID[uid], written.insert(index).inserted else {
+                output += card
+                continue
+            }
+            let member = graph.members[index]
+            let fields = VCardRewrite.changedFields(of: member, since: before, sexFromLabels: base.membersWithHintedSex.contains(before.id))
+            output += fields.isEmpty ? card : VCardRewrite.card(card, replacing: Set(fields), from: member)
+        }
+        for (index, card) in cards(of: graph).enumerated() where !written.contains(index) && !graph.members[index].isRemoved {
+            output += card
         }
         return output
     }

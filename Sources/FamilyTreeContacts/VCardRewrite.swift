@@ -10,6 +10,37 @@ public enum VCardRewrite {
         .nickname: ["NICKNAME"], .birthday: ["BDAY"], .notes: ["NOTE"], .sex: ["GENDER", "X-GENDER"],
     ]
 
+    /// The writable fields in which `member` differs from `original` (the member as its card made
+    /// it), in a fixed order; `sexFromLabels`: the card's sex came from another card's label, not
+    /// from the card, so it is not the card's to change.
+    public static func changedFields(of member: Member, since original: Member, sexFromLabels: Bool = false) -> [MemberField] {
+        let now = member.jsonValue, then = original.jsonValue
+        return fieldOrder.filter { field in
+            if field == .sex, sexFromLabels { return false }
+            return now[field.rawValue] != then[field.rawValue]
+        }
+    }
+
+    /// The fields a card takes back, in the order they are reported.
+    public static let fieldOrder: [MemberField] = [.firstName, .middleName, .lastName, .suffix, .nickname, .birthday, .notes, .sex]
+
+    /// The cards of a vCard file's text, each from its `BEGIN:VCARD` to its `END:VCARD` line as
+    /// written (a file's stray lines between cards are not cards).
+    public static func cards(in text: String) -> [String] {
+        var cards: [String] = []
+        var current: [Substring]?
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:VCARD") { current = [] }
+            current?.append(line)
+            if upper.hasPrefix("END:VCARD"), let lines = current {
+                cards.append(lines.joined(separator: "\r\n") + "\r\n")
+                current = nil
+            }
+        }
+        return cards
+    }
+
     /// `card` (one `BEGIN:VCARD` ... `END:VCARD`) with `fields` written from `member`; `revision`
     /// replaces `REV` when given. Lines end in CRLF; new lines are folded at 75 octets.
     public static func card(_ card: String, replacing fields: Set<MemberField>, from member: Member, revision: String? = nil) -> String {

@@ -445,4 +445,38 @@ struct Scratch {
         #expect(await scratch.run("relation", "Peter Müller", "Karl Friedrich Müller", "--tree", scratch.path("back.json").path) == 0)
         #expect(await scratch.run("export", tree, "--vcard-version", "2.1", "-o", scratch.path("x.vcf").path) == 2)
     }
+
+    /// Back to the phone with everything the phone had: the original cards, each with only what the
+    /// tree changed, other apps' lines kept; a member added in the tree gets a card of the same version.
+    @Test func exportOntoTheOriginalCardsKeepsEveryOtherLine() async throws {
+        let scratch = try Scratch()
+        let original = Scratch.packageRoot.appendingPathComponent("examples/contacts.vcf").path
+        // Another app's field on Ruth's card, which familytree does not read.
+        let withExtra = try String(contentsOfFile: original, encoding: .utf8).replacingOccurrences(of: "FN:Ruth Mensah\r\n", with: "FN:Ruth Mensah\r\nX-SOCIALPROFILE;type=mastodon:https://example.social/@ruth\r\n")
+        try scratch.write("phone.vcf", withExtra)
+        let tree = scratch.path("family.json").path
+        #expect(await scratch.run("import", scratch.path("phone.vcf").path, "-o", tree) == 0)
+        #expect(await scratch.run("edit", "Amara Okafor", "--birthday", "1990-12-02", "--tree", tree) == 0)
+        #expect(await scratch.run("add", "Zuri Okafor", "--born", "2026-11-20", "--child-of", "Amara Okafor", "--tree", tree) == 0)
+        #expect(await scratch.run("export", tree, "-o", scratch.path("back.vcf").path, "--onto", scratch.path("phone.vcf").path) == 0)
+
+        let back = try scratch.read("back.vcf")
+        let lines = Set(back.components(separatedBy: "\r\n"))
+        for line in withExtra.components(separatedBy: "\r\n") where !line.isEmpty && !line.hasPrefix("BDAY;X-APPLE-OMIT-YEAR=1604:1604-12-02") {
+            #expect(lines.contains(line), "kept: \(line)")
+        }
+        #expect(back.contains("BDAY:1990-12-02\r\n") && !back.contains("1604-12-02"))
+        #expect(back.contains("X-SOCIALPROFILE;type=mastodon:https://example.social/@ruth"))
+        let zuri = try #require(back.components(separatedBy: "BEGIN:VCARD").last)
+        #expect(zuri.contains("VERSION:3.0") && zuri.contains("FN:Zuri Okafor") && zuri.contains("X-ABRELATEDNAMES:Amara Okafor"))
+        #expect(back.components(separatedBy: "BEGIN:VCARD").count - 1 == 10)
+
+        // Imported again, it is the tree: ten people, Amara's year, Zuri her child.
+        #expect(await scratch.run("import", scratch.path("back.vcf").path, "-o", scratch.path("again.json").path) == 0)
+        let again = try scratch.read("again.json")
+        #expect(again.contains("\"birthday\": \"1990-12-02\""))
+        let relation = try ChildProcess.run(ProcessTests.binary, ["relation", "Amara Okafor", "Zuri Okafor", "--tree", scratch.path("again.json").path])
+        #expect(relation.stdout.contains("Zuri Okafor is Amara Okafor's child"), "\(relation.stdout)")
+        #expect(await scratch.run("export", tree, "-o", scratch.path("p.vcf").path, "--onto", scratch.path("phone.vcf").path, "--private", "living") == 2)
+    }
 }

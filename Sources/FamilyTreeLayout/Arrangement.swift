@@ -58,39 +58,62 @@ struct Arrangement {
     let host: StartingOrder.Host
     let hostOfUnit: [Int: Int]
 
+    /// What every starting order shares: the units, their members in partnership order, their
+    /// layers, the sibling-order constraints and the layer sizes. Made once per layout.
+    struct Units {
+        let unitStart: [Int]
+        let unitMemberList: [Int]
+        let unitLayer: [Int]
+        let mustPrecede: CompactGraph.Rows
+        let layerSizes: [Int]
+
+        init(graph: FamilyGraph, compact: CompactGraph, layering: Layering) {
+            // Members include any placeholders of long lines (see `LongEdgeChains`).
+            let memberCount = layering.layerOfMember.count
+            let unitCount = (layering.componentOfMember.max() ?? -1) + 1
+            // Units are components; their members are ordered along the partnerships.
+            var membersOfComponent = Array(repeating: [Int](), count: unitCount)
+            for member in 0..<memberCount { membersOfComponent[layering.componentOfMember[member]].append(member) }
+            let rows = CompactGraph.Rows(membersOfComponent.map { Arrangement.linearOrder(of: $0, graph: graph, layering: layering) })
+            unitStart = rows.start
+            unitMemberList = rows.items
+            let unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
+            self.unitLayer = unitLayer
+            let unitOfMember = layering.componentOfMember
+            var precede = Array(repeating: [Int](), count: unitCount)
+            for union in 0..<compact.unionCount {
+                let range = compact.children.range(union)
+                for index in range.dropLast() {
+                    let (first, second) = (unitOfMember[compact.children.items[index]], unitOfMember[compact.children.items[index + 1]])
+                    if first != second, unitLayer[first] == unitLayer[second] { precede[first].append(second) }
+                }
+            }
+            mustPrecede = CompactGraph.Rows(precede)
+            var sizes = Array(repeating: 0, count: layering.layerCount)
+            for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
+            layerSizes = sizes
+        }
+    }
+
     init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, start: StartingOrder = .arranged) {
+        self.init(graph: graph, compact: compact, layering: layering, units: Units(graph: graph, compact: compact, layering: layering), start: start)
+    }
+
+    init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, units: Units, start: StartingOrder = .arranged) {
         self.graph = graph
         self.compact = compact
         self.layering = layering
         self.host = start.host
         self.hostOfUnit = start.hostOfUnit
-        // Members include any placeholders of long lines (see `LongEdgeChains`).
-        let memberCount = layering.layerOfMember.count
-        let unitCount = (layering.componentOfMember.max() ?? -1) + 1
-        // Units are components; their members are ordered along the partnerships.
-        var membersOfComponent = Array(repeating: [Int](), count: unitCount)
-        for member in 0..<memberCount { membersOfComponent[layering.componentOfMember[member]].append(member) }
-        let rows = CompactGraph.Rows(membersOfComponent.map { Arrangement.linearOrder(of: $0, graph: graph, layering: layering) })
-        unitStart = rows.start
-        unitMemberList = rows.items
+        unitStart = units.unitStart
+        unitMemberList = units.unitMemberList
         unitOfMember = layering.componentOfMember
-        unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
-
-        var precede = Array(repeating: [Int](), count: unitCount)
-        for union in 0..<compact.unionCount {
-            let range = compact.children.range(union)
-            for index in range.dropLast() {
-                let (first, second) = (unitOfMember[compact.children.items[index]], unitOfMember[compact.children.items[index + 1]])
-                if first != second, unitLayer[first] == unitLayer[second] { precede[first].append(second) }
-            }
-        }
-        mustPrecede = CompactGraph.Rows(precede)
-        rankInLayer = Array(repeating: 0, count: unitCount)
-        var sizes = Array(repeating: 0, count: layering.layerCount)
-        for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
-        layerSizes = sizes
+        unitLayer = units.unitLayer
+        mustPrecede = units.mustPrecede
+        layerSizes = units.layerSizes
+        rankInLayer = Array(repeating: 0, count: units.unitLayer.count)
         layers = Array(repeating: [], count: layering.layerCount)
-        slot = Array(repeating: 0, count: memberCount)
+        slot = Array(repeating: 0, count: layering.layerOfMember.count)
         layers = initialOrder(start)
         for layer in layers.indices { enforceConstraints(layer: layer) }
         updateSlots()

@@ -98,9 +98,8 @@ extension Arrangement {
         var otherPosition: Double
     }
 
-    /// Orders the trees by greedy insertion: widest first, each placed where its links to the trees
-    /// already placed pass over the fewest members, counted on the layer of the link's lower end.
-    func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
+    /// Each tree's width on each layer, and its links to other trees (see `TreeLink`).
+    private func treeLinks(_ order: DepthFirstOrder) -> (width: [Int: [Double]], links: [Int: [TreeLink]]) {
         let topology = graph.topology
         let layerCount = order.layers.count
         // Each tree's width on each layer, and each unit's relative place in its tree's run on its layer.
@@ -135,6 +134,13 @@ extension Arrangement {
             }
         }
         for crossLink in topology.crossLinks { link(unitOfMember[crossLink.child], unitOfMember[crossLink.parent]) }
+        return (width, linksOfTree)
+    }
+
+    /// Orders the trees by greedy insertion: widest first, each placed where its links to the trees
+    /// already placed pass over the fewest members, counted on the layer of the link's lower end.
+    func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
+        let (width, linksOfTree) = treeLinks(order)
         // Greedy insertion costs trees x links; beyond a few tens of millions of steps (thousands of
         // linked trees) keep the order found, so no input makes this phase quadratic.
         let linkCount = linksOfTree.values.reduce(0) { $0 + $1.count }

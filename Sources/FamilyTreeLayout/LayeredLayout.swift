@@ -80,8 +80,9 @@ public struct LayeredLayout: LayoutEngine {
         let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
         let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
         let options = self.options
+        let units = Arrangement.Units(graph: graph, compact: chains.compact, layering: chains.layering)
         let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement = { start in
-            var ordering = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, start: start)
+            var ordering = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, units: units, start: start)
             ordering.reduceCrossings(sweeps: options.sweeps)
             return ordering
         }
@@ -89,7 +90,9 @@ public struct LayeredLayout: LayoutEngine {
             // Placeholders take room too (no width, spacing on both sides): long lines get a
             // corridor, and a child drawn far below its siblings is pulled under its line.
             var placement = Placement(arrangement: ordering, sizes: orderingSizes, options: options)
-            if !placement.shortenLines(maximumNodes: 60_000) { placement.balance(passes: options.balancingPasses) }
+            // Balanced positions first: the exact solution starts near them (half the exchanges).
+            placement.balance(passes: options.balancingPasses)
+            _ = placement.shortenLines(maximumNodes: 60_000)
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
         var search = StartingOrderSearch(graph: graph, layering: layering, ordering: ordering, layout: layout)

@@ -10,9 +10,11 @@ extension Placement {
     /// Weight of a line between two real members, between a member and a placeholder, and between two
     /// placeholders: long lines are pulled straight hardest (dot's 1, 2, 8).
     private static let lineWeights = (real: 8, mixed: 16, placeholders: 64)
-    /// Weight of the drawing's width: a point of width costs a little less than a point of one line,
-    /// so an only child still stands straight under its parents while the chart draws together.
-    private static let widthWeight = 7
+    /// Weight of the drawing's width: a point of width costs as much as almost four points of line,
+    /// so lines bend where that draws the chart together (seven real trees came out 3-55% narrower than
+    /// at a weight below one line's, for at most 5% more line length); where the chart has room,
+    /// width costs nothing and every line is as short as it can be.
+    private static let widthWeight = 30
 
     /// Moves every unit to its place in the shortest-lines solution, starting from the current
     /// positions; does nothing and returns false when the problem has more than `maximumNodes` nodes.

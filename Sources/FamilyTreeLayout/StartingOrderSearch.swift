@@ -29,6 +29,9 @@ struct StartingOrderSearch {
     static let hostTrials = 30
     /// Shuffled orders of the founders' trees tried besides the arranged and mirrored ones.
     static let shuffledStarts: UInt64 = 24
+    /// Of a batch of orders, how many (those that cross least) are placed and measured: placing is
+    /// the costly half, and placing only four changed no result on the real trees measured.
+    static let placedPerBatch = 4
 
     /// Starts with the layout of the arranged order (all that trees above the search's budget get).
     init(
@@ -72,20 +75,22 @@ struct StartingOrderSearch {
                 start.hostOfUnit[trial.unit] = trial.host
                 return start
             }
-            consider(batch)
+            // Only an order that crosses no more than the best one is worth placing here.
+            consider(batch, slack: 1.0)
         }
     }
 
     /// Lays out `starts` (in parallel) and keeps the best, the earliest among equals.
-    private mutating func consider(_ starts: [Arrangement.StartingOrder]) {
+    private mutating func consider(_ starts: [Arrangement.StartingOrder], slack: Double = 1.2) {
         guard !starts.isEmpty else { return }
         let orders = Self.parallelMap(starts, ordering)
         let inOrder = orders.map { $0.countCrossings() }
         // The order's own count (lines between neighbouring layers, long lines through their
-        // placeholders) is close to the drawing's: an order 20% worse than the best is not worth
-        // placing and measuring.
-        let limit = Double(min(fewestInOrder, inOrder.min()!)) * 1.2
+        // placeholders) is close to the drawing's: an order `slack` times worse than the best is
+        // not worth placing and measuring, and of the rest the few that cross least are placed.
+        let limit = Double(min(fewestInOrder, inOrder.min()!)) * slack
         let kept = orders.indices.filter { Double(inOrder[$0]) <= limit }
+            .sorted { (inOrder[$0], $0) < (inOrder[$1], $1) }.prefix(Self.placedPerBatch).sorted()
         let (graph, layout) = (self.graph, self.layout)
         let measured = Self.parallelMap(kept.map { orders[$0] }) { order in
             let candidate = layout(order)

@@ -177,14 +177,28 @@ import FamilyTree
         }
     }
 
-    @Test func anOnlyChildStandsUnderTheUnion() throws {
-        let graph = try OptimalLayeringTests.lineage(generations: 4) { _ in 0 }
+    /// Where the chart has room (here a last generation of ten children is its widest row), an only
+    /// child stands straight under its parents' union. Where a staircase of only children would
+    /// itself make the chart wider, the drawing's width wins (a line costs less than a point of width).
+    @Test func anOnlyChildStandsUnderTheUnionWhereTheChartHasRoom() throws {
+        let lineage = try OptimalLayeringTests.lineage(generations: 4) { _ in 0 }
+        var members = lineage.members
+        var unions = lineage.unions
+        members.append(Member(id: "w4", firstName: "w4"))
+        let children = (0..<10).map { "c\($0)" }
+        members += children.map { Member(id: $0, firstName: $0) }
+        unions.append(Union(id: "S4", partners: ["s4", "w4"], children: children.map { ChildLink($0) }))
+        let graph = try FamilyGraph(members: members, unions: unions)
         let (_, shortest) = Self.placements(of: graph)
         let compact = shortest.arrangement.compact
-        for union in 0..<compact.unionCount {
-            for entry in compact.children.range(union) {
-                #expect(abs(shortest.unionAlong(union) - shortest.centre(of: compact.children.items[entry])) < 1)
-            }
+        for union in 0..<compact.unionCount where compact.children.range(union).count == 1 {
+            let child = compact.children.items[compact.children.range(union).lowerBound]
+            #expect(abs(shortest.unionAlong(union) - shortest.centre(of: child)) < 1)
         }
+
+        let (_, staircase) = Self.placements(of: lineage)
+        let extent = staircase.arrangement.layers.flatMap { $0 }.map { staircase.unitStart[$0] + staircase.unitWidth[$0] }.max()!
+        let widestUnit = staircase.unitWidth.max()!
+        #expect(extent < widestUnit + 4 * 87, "narrower than the straight staircase")
     }
 }

@@ -6,29 +6,211 @@ import PostgresNIO
 /// Setting up the PostgreSQL store, as a database administrator: the tables, their row-level
 /// security, the application role, and one login role per user.
 public enum PostgresAdmin {
+    /// The schema's version, kept as the documents table's comment: `install` brings an older one up to it.
+    static let schemaVersion = "familytree schema 2"
+
     /// The statements that create the store; each is safe to run again.
+    ///
+    /// Roles on shared trees live in `familytree_members`; `familytree_role(tree)` is the caller's
+    /// role on a tree (a membership, or owner of their own namespace while no one else owns it).
+    /// Every table has row-level security, forced: users (members of `familytree_app`) read and
+    /// write what their role allows; the membership table and the audit trail are changed only by
+    /// functions owned by `familytree_definer`, which check the caller's role first and run with a
+    /// fixed `search_path`. A trigger writes each document change to the audit trail with the
+    /// session's user, which no user can set.
     static let schema: [String] = [
         "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'familytree_app') THEN CREATE ROLE familytree_app NOLOGIN; END IF; END $$",
-        "CREATE TABLE IF NOT EXISTS familytree_owners (owner_uid text PRIMARY KEY, last_seq bigint NOT NULL)",
+        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'familytree_definer') THEN CREATE ROLE familytree_definer NOLOGIN; END IF; END $$",
+        // The administrator hands the functions to the definer role, which takes being a member of it.
+        "GRANT familytree_definer TO CURRENT_USER",
+        "CREATE TABLE IF NOT EXISTS public.familytree_owners (owner_uid text PRIMARY KEY, last_seq bigint NOT NULL)",
         """
-        CREATE TABLE IF NOT EXISTS familytree_documents (
+        CREATE TABLE IF NOT EXISTS public.familytree_documents (
             owner_uid text NOT NULL, collection text NOT NULL, doc_id text NOT NULL, body jsonb NOT NULL,
             version bigint NOT NULL, deleted boolean NOT NULL, seq bigint NOT NULL,
             PRIMARY KEY (owner_uid, collection, doc_id))
         """,
-        "CREATE UNIQUE INDEX IF NOT EXISTS familytree_documents_by_seq ON familytree_documents (owner_uid, seq)",
-        "ALTER TABLE familytree_owners ENABLE ROW LEVEL SECURITY",
-        "ALTER TABLE familytree_owners FORCE ROW LEVEL SECURITY",
-        "ALTER TABLE familytree_documents ENABLE ROW LEVEL SECURITY",
-        "ALTER TABLE familytree_documents FORCE ROW LEVEL SECURITY",
-        "DROP POLICY IF EXISTS own_rows ON familytree_owners",
-        "CREATE POLICY own_rows ON familytree_owners USING (owner_uid = current_user) WITH CHECK (owner_uid = current_user)",
-        "DROP POLICY IF EXISTS own_rows ON familytree_documents",
-        "CREATE POLICY own_rows ON familytree_documents USING (owner_uid = current_user) WITH CHECK (owner_uid = current_user)",
-        "REVOKE ALL ON familytree_owners, familytree_documents FROM PUBLIC",
-        // No DELETE: a user's deletes are tombstones.
-        "GRANT SELECT, INSERT, UPDATE ON familytree_owners, familytree_documents TO familytree_app",
-    ]
+        "CREATE UNIQUE INDEX IF NOT EXISTS familytree_documents_by_seq ON public.familytree_documents (owner_uid, seq)",
+        """
+        CREATE TABLE IF NOT EXISTS public.familytree_members (
+            tree_uid text NOT NULL, member_uid text NOT NULL,
+            role text NOT NULL CHECK (role IN ('owner', 'admin', 'helper', 'viewer')),
+            granted_by text NOT NULL, granted_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (tree_uid, member_uid))
+        """,
+        "CREATE INDEX IF NOT EXISTS familytree_members_by_member ON public.familytree_members (member_uid, tree_uid)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS familytree_one_owner ON public.familytree_members (tree_uid) WHERE role = 'owner'",
+        """
+        CREATE TABLE IF NOT EXISTS public.familytree_audit (
+            id bigserial PRIMARY KEY, tree_uid text NOT NULL, collection text NOT NULL, doc_id text NOT NULL,
+            version bigint NOT NULL, deleted boolean NOT NULL, seq bigint NOT NULL,
+            changed_by text NOT NULL, changed_at timestamptz NOT NULL DEFAULT now())
+        """,
+        "CREATE INDEX IF NOT EXISTS familytree_audit_by_tree ON public.familytree_audit (tree_uid, id)",
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_role(tree text) RETURNS text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT coalesce(
+                (SELECT role FROM public.familytree_members WHERE tree_uid = tree AND member_uid = session_user),
+                CASE WHEN tree = session_user AND NOT EXISTS (
+                    SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND role = 'owner') THEN 'owner' END)
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_require(tree text, needed text, what text) RETURNS text
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        DECLARE
+            held text := public.familytree_role(tree);
+            ranks constant text[] := ARRAY['viewer', 'helper', 'admin', 'owner'];
+        BEGIN
+            IF held IS NULL OR array_position(ranks, held) < array_position(ranks, needed) THEN
+                RAISE EXCEPTION '% is % of %''s tree; % needs % or above', session_user,
+                    CASE WHEN held IS NULL THEN 'no member' WHEN held IN ('admin', 'owner') THEN 'an ' || held ELSE 'a ' || held END, tree, what, needed
+                    USING ERRCODE = '42501';
+            END IF;
+            RETURN held;
+        END $$
+        """,
+        // The namespace's user owns it until they hand it on: written down before anyone else gets a role.
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_claim(tree text) RETURNS void
+        LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by)
+            SELECT tree, tree, 'owner', tree
+            WHERE NOT EXISTS (SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND role = 'owner')
+            ON CONFLICT DO NOTHING
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_share(tree text, member text, new_role text) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            PERFORM public.familytree_require(tree, 'admin', 'sharing');
+            IF new_role NOT IN ('admin', 'helper', 'viewer') THEN
+                RAISE EXCEPTION 'a tree has one owner; hand it on with transfer' USING ERRCODE = '42501';
+            END IF;
+            PERFORM public.familytree_claim(tree);
+            IF EXISTS (SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND member_uid = member AND role = 'owner') THEN
+                RAISE EXCEPTION '% owns %''s tree; the owner''s role cannot be changed', member, tree USING ERRCODE = '42501';
+            END IF;
+            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by) VALUES (tree, member, new_role, session_user)
+            ON CONFLICT (tree_uid, member_uid) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = now();
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_unshare(tree text, member text) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            -- Anyone may leave a tree; taking another's role away is an admin's.
+            IF member <> session_user OR public.familytree_role(tree) IS NULL THEN
+                PERFORM public.familytree_require(tree, 'admin', 'unsharing');
+            END IF;
+            PERFORM public.familytree_claim(tree);
+            IF EXISTS (SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND member_uid = member AND role = 'owner') THEN
+                RAISE EXCEPTION '% owns %''s tree; hand it on first (transfer)', member, tree USING ERRCODE = '42501';
+            END IF;
+            DELETE FROM public.familytree_members WHERE tree_uid = tree AND member_uid = member;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_transfer(tree text, new_owner text) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            PERFORM public.familytree_require(tree, 'owner', 'handing it on');
+            IF new_owner = session_user THEN RETURN; END IF;
+            PERFORM public.familytree_claim(tree);
+            UPDATE public.familytree_members SET role = 'admin', granted_by = new_owner, granted_at = now()
+                WHERE tree_uid = tree AND member_uid = session_user;
+            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by) VALUES (tree, new_owner, 'owner', session_user)
+            ON CONFLICT (tree_uid, member_uid) DO UPDATE SET role = 'owner', granted_by = excluded.granted_by, granted_at = now();
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_delete_tree(tree text) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            PERFORM public.familytree_require(tree, 'owner', 'deleting the tree');
+            DELETE FROM public.familytree_documents WHERE owner_uid = tree;
+            DELETE FROM public.familytree_owners WHERE owner_uid = tree;
+            DELETE FROM public.familytree_audit WHERE tree_uid = tree;
+            DELETE FROM public.familytree_members WHERE tree_uid = tree;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_audit_change() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            INSERT INTO public.familytree_audit (tree_uid, collection, doc_id, version, deleted, seq, changed_by)
+            VALUES (NEW.owner_uid, NEW.collection, NEW.doc_id, NEW.version, NEW.deleted, NEW.seq, session_user);
+            RETURN NULL;
+        END $$
+        """,
+        "DROP TRIGGER IF EXISTS familytree_audit ON public.familytree_documents",
+        "CREATE TRIGGER familytree_audit AFTER INSERT OR UPDATE ON public.familytree_documents FOR EACH ROW EXECUTE FUNCTION public.familytree_audit_change()",
+        """
+        DO $$ DECLARE f text; BEGIN
+            FOREACH f IN ARRAY ARRAY['familytree_role(text)', 'familytree_require(text, text, text)', 'familytree_claim(text)',
+                'familytree_share(text, text, text)', 'familytree_unshare(text, text)', 'familytree_transfer(text, text)',
+                'familytree_delete_tree(text)', 'familytree_audit_change()'] LOOP
+                EXECUTE 'ALTER FUNCTION public.' || f || ' OWNER TO familytree_definer';
+                EXECUTE 'REVOKE ALL ON FUNCTION public.' || f || ' FROM PUBLIC';
+            END LOOP;
+        END $$
+        """,
+        """
+        GRANT EXECUTE ON FUNCTION public.familytree_role(text), public.familytree_share(text, text, text),
+            public.familytree_unshare(text, text), public.familytree_transfer(text, text),
+            public.familytree_delete_tree(text) TO familytree_app
+        """,
+        "REVOKE ALL ON public.familytree_owners, public.familytree_documents, public.familytree_members, public.familytree_audit FROM PUBLIC",
+        // No DELETE for users: a user's deletes are tombstones, and a tree goes whole through familytree_delete_tree.
+        "GRANT SELECT, INSERT, UPDATE ON public.familytree_owners, public.familytree_documents TO familytree_app",
+        "GRANT SELECT ON public.familytree_members, public.familytree_audit TO familytree_app",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON public.familytree_owners, public.familytree_documents, public.familytree_members, public.familytree_audit TO familytree_definer",
+        "GRANT USAGE ON SEQUENCE public.familytree_audit_id_seq TO familytree_definer",
+    ] + rowSecurity + ["COMMENT ON TABLE public.familytree_documents IS '\(schemaVersion)'"]
+
+    /// Row-level security on every table, forced for the tables' owner too.
+    static let rowSecurity: [String] = {
+        var statements: [String] = []
+        let writer = "public.familytree_role(owner_uid) IN ('owner', 'admin', 'helper')"
+        let deleter = "public.familytree_role(owner_uid) IN ('owner', 'admin')"
+        let policies: [(table: String, [(name: String, command: String, using: String?, check: String?)])] = [
+            ("familytree_documents", [
+                ("tree_read", "SELECT", "public.familytree_role(owner_uid) IS NOT NULL", nil),
+                // A helper writes, but never a tombstone.
+                ("tree_insert", "INSERT", nil, "\(writer) AND (NOT deleted OR \(deleter))"),
+                ("tree_update", "UPDATE", writer, "\(writer) AND (NOT deleted OR \(deleter))"),
+            ]),
+            ("familytree_owners", [
+                ("tree_read", "SELECT", "public.familytree_role(owner_uid) IS NOT NULL", nil),
+                ("tree_insert", "INSERT", nil, writer),
+                ("tree_update", "UPDATE", writer, writer),
+            ]),
+            ("familytree_members", [
+                ("tree_read", "SELECT", "member_uid = current_user OR public.familytree_role(tree_uid) IS NOT NULL", nil),
+            ]),
+            ("familytree_audit", [
+                ("tree_read", "SELECT", "public.familytree_role(tree_uid) IN ('owner', 'admin')", nil),
+            ]),
+        ]
+        for (table, list) in policies {
+            statements += [
+                "ALTER TABLE public.\(table) ENABLE ROW LEVEL SECURITY",
+                "ALTER TABLE public.\(table) FORCE ROW LEVEL SECURITY",
+                "DROP POLICY IF EXISTS own_rows ON public.\(table)",
+                "DROP POLICY IF EXISTS definer_all ON public.\(table)",
+                // The functions' own role: the only one that changes memberships and the audit trail.
+                "CREATE POLICY definer_all ON public.\(table) TO familytree_definer USING (true) WITH CHECK (true)",
+            ]
+            for (name, command, using, check) in list {
+                statements.append("DROP POLICY IF EXISTS \(name) ON public.\(table)")
+                statements.append("CREATE POLICY \(name) ON public.\(table) FOR \(command) TO familytree_app"
+                    + (using.map { " USING (\($0))" } ?? "") + (check.map { " WITH CHECK (\($0))" } ?? ""))
+            }
+        }
+        return statements
+    }()
 
     /// Creates the tables, policies and the application role, unless they are all in place
     /// (DDL on tables in use would wait on, and could deadlock with, users' transactions).
@@ -38,13 +220,9 @@ public enum PostgresAdmin {
 
     private static func install(connection: PostgresConnection, logger: Logger) async throws {
         let check = try await connection.rows("""
-            SELECT (SELECT count(*) FROM pg_class
-                    WHERE relname IN ('familytree_owners', 'familytree_documents') AND relrowsecurity AND relforcerowsecurity)
-                 + (SELECT count(*) FROM pg_policies WHERE policyname = 'own_rows'
-                    AND tablename IN ('familytree_owners', 'familytree_documents'))
-                 + (SELECT count(*) FROM pg_roles WHERE rolname = 'familytree_app')
+            SELECT coalesce(obj_description(to_regclass('public.familytree_documents'), 'pg_class'), '')
             """, logger: logger)
-        guard try check.first?.decode(Int64.self) != 5 else { return }
+        guard try check.first?.decode(String.self) != schemaVersion else { return }
         for statement in schema { _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger) }
     }
 

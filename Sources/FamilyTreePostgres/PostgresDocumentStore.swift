@@ -11,12 +11,14 @@ import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The document store in PostgreSQL: JSONB bodies, each user a database login role that sees and
-/// writes only its own rows.
+/// writes only the trees it has a role on, as far as its role allows.
 ///
 /// Isolation is the database's, not ours: row-level security, forced for the table owner too,
-/// with policies on `owner_uid = current_user`, so a user holding their own credentials still
-/// reaches no other user's rows. The application role has no DELETE grant: deletes are tombstones.
-public final class PostgresDocumentStore: DocumentStore {
+/// with policies on the caller's role on each row's tree (`familytree_role`), so a user holding
+/// their own credentials reaches no tree not shared with them and does no more than their role
+/// allows. The application role has no DELETE grant: deletes are tombstones. The store checks the
+/// role first too, only to say in words which role an operation needs.
+public final class PostgresDocumentStore: SharedTreeStore {
     private let connection: PostgresConnection
     private let logger = Logger(label: "familytree.postgres")
     /// One transaction at a time on the one connection: calls from several tasks wait their turn.
@@ -54,13 +56,16 @@ public final class PostgresDocumentStore: DocumentStore {
         connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
-    public func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
-        try checkUser(user)
+    public func push(user: String, tree: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
+        try checkUser(user, tree)
         try SyncLimits.check(writes)
         do {
             return try await turn.run { [connection, logger] in
                 try await connection.inTransaction(logger: logger) {
-                    try await Self.apply(writes, user: user, connection: connection, logger: logger)
+                    let role = try await Self.role(in: tree, connection: connection, logger: logger)
+                    try Self.require(.write, user: user, tree: tree, role: role)
+                    if writes.contains(where: \.isDeleted) { try Self.require(.delete, user: user, tree: tree, role: role) }
+                    return try await Self.apply(writes, user: tree, connection: connection, logger: logger)
                 }
             }
         } catch {
@@ -131,13 +136,14 @@ public final class PostgresDocumentStore: DocumentStore {
         return outcomes.map { $0! }
     }
 
-    public func pull(user: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
-        try checkUser(user)
+    public func pull(user: String, tree: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
+        try checkUser(user, tree)
         do {
             let result = try await turn.run { [connection, logger] in
-                try await connection.rows("""
+                try Self.require(.read, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
+                return try await connection.rows("""
                     SELECT collection, doc_id, body::text, version, deleted, seq FROM familytree_documents
-                    WHERE owner_uid = \(user) AND seq > \(sequence) ORDER BY seq LIMIT \(Int64(limit))
+                    WHERE owner_uid = \(tree) AND seq > \(sequence) ORDER BY seq LIMIT \(Int64(limit))
                     """, logger: logger)
             }
             var page: [StoredDocument] = []
@@ -153,9 +159,132 @@ public final class PostgresDocumentStore: DocumentStore {
     }
 
     /// A user id is required, and it must be the role this store is connected as.
-    private func checkUser(_ user: String) throws(SyncError) {
-        guard !user.isEmpty else { throw .missingUser }
-        guard user == role else { throw .accessDenied("connected as \"\(role)\", which may not reach the documents of \"\(user)\"") }
+    private func checkUser(_ user: String, _ tree: String) throws(SyncError) {
+        guard !user.isEmpty, !tree.isEmpty else { throw .missingUser }
+        guard user == role else { throw .accessDenied("connected as \"\(role)\", which may not act as \"\(user)\"") }
+    }
+
+    // MARK: Sharing
+
+    /// The connected user's role on `tree`.
+    private static func role(in tree: String, connection: PostgresConnection, logger: Logger) async throws -> TreeRole? {
+        let rows = try await connection.rows("SELECT public.familytree_role(\(tree))", logger: logger)
+        return try rows.first?.decode(String?.self).flatMap(TreeRole.init(rawValue:))
+    }
+
+    private static func require(_ operation: TreeOperation, user: String, tree: String, role: TreeRole?) throws(SyncError) {
+        guard let role, role.allows(operation) else { throw .notAllowed(user: user, tree: tree, role: role, operation: operation) }
+    }
+
+    /// Runs `body` in the connection's turn, in a transaction, mapping errors.
+    private func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws(SyncError) -> Result {
+        do {
+            return try await turn.run { [connection, logger] in
+                try await connection.inTransaction(logger: logger) { try await body(connection, logger) }
+            }
+        } catch {
+            throw Self.syncError(error)
+        }
+    }
+
+    public func role(of user: String, in tree: String) async throws(SyncError) -> TreeRole? {
+        try checkUser(user, tree)
+        return try await transaction { connection, logger in try await Self.role(in: tree, connection: connection, logger: logger) }
+    }
+
+    public func share(tree: String, as user: String, with member: String, role: TreeRole) async throws(SyncError) {
+        try checkUser(user, tree)
+        guard !member.isEmpty else { throw .missingUser }
+        guard TreeRole.shareable.contains(role) else { throw .accessDenied("a tree has one owner; hand it on with transfer") }
+        try await transaction { connection, logger in
+            try Self.require(.share, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
+            _ = try await connection.rows("SELECT public.familytree_share(\(tree), \(member), \(role.rawValue))", logger: logger)
+        }
+    }
+
+    public func unshare(tree: String, as user: String, member: String) async throws(SyncError) {
+        try checkUser(user, tree)
+        try await transaction { connection, logger in
+            let held = try await Self.role(in: tree, connection: connection, logger: logger)
+            if member != user || held == nil { try Self.require(.unshare, user: user, tree: tree, role: held) }
+            _ = try await connection.rows("SELECT public.familytree_unshare(\(tree), \(member))", logger: logger)
+        }
+    }
+
+    public func transfer(tree: String, as user: String, to newOwner: String) async throws(SyncError) {
+        try checkUser(user, tree)
+        guard !newOwner.isEmpty else { throw .missingUser }
+        try await transaction { connection, logger in
+            try Self.require(.transfer, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
+            _ = try await connection.rows("SELECT public.familytree_transfer(\(tree), \(newOwner))", logger: logger)
+        }
+    }
+
+    public func members(of tree: String, as user: String) async throws(SyncError) -> [TreeMembership] {
+        try checkUser(user, tree)
+        return try await transaction { connection, logger in
+            try Self.require(.read, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
+            let rows = try await connection.rows("""
+                SELECT member_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                FROM public.familytree_members WHERE tree_uid = \(tree)
+                """, logger: logger)
+            var members: [TreeMembership] = []
+            for row in rows {
+                let (member, role, grantedBy, grantedAt) = try row.decode((String, String, String, String).self)
+                if let role = TreeRole(rawValue: role) { members.append(TreeMembership(tree: tree, user: member, role: role, grantedBy: grantedBy, grantedAt: grantedAt)) }
+            }
+            if !members.contains(where: { $0.role == .owner }) { members.append(TreeMembership(tree: tree, user: tree, role: .owner)) }
+            return members.sorted { ($1.role, $0.user) < ($0.role, $1.user) }
+        }
+    }
+
+    public func trees(of user: String) async throws(SyncError) -> [TreeMembership] {
+        try checkUser(user, user)
+        return try await transaction { connection, logger in
+            let rows = try await connection.rows("""
+                SELECT tree_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                FROM public.familytree_members WHERE member_uid = \(user)
+                """, logger: logger)
+            var trees: [TreeMembership] = []
+            for row in rows {
+                let (tree, role, grantedBy, grantedAt) = try row.decode((String, String, String, String).self)
+                if let role = TreeRole(rawValue: role) { trees.append(TreeMembership(tree: tree, user: user, role: role, grantedBy: grantedBy, grantedAt: grantedAt)) }
+            }
+            if !trees.contains(where: { $0.tree == user }), try await Self.role(in: user, connection: connection, logger: logger) == .owner {
+                trees.append(TreeMembership(tree: user, user: user, role: .owner))
+            }
+            return trees.sorted { ($0.tree == user ? 0 : 1, $0.tree) < ($1.tree == user ? 0 : 1, $1.tree) }
+        }
+    }
+
+    public func log(of tree: String, as user: String, key: DocumentKey?, limit: Int) async throws(SyncError) -> [AuditEntry] {
+        try checkUser(user, tree)
+        return try await transaction { connection, logger in
+            try Self.require(.readLog, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
+            let collection = key?.collection.rawValue, id = key?.id
+            let rows = try await connection.rows("""
+                SELECT collection, doc_id, version, deleted, seq, changed_by,
+                    to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                FROM public.familytree_audit WHERE tree_uid = \(tree)
+                AND (\(collection)::text IS NULL OR (collection = \(collection) AND doc_id = \(id)))
+                ORDER BY id DESC LIMIT \(Int64(limit))
+                """, logger: logger)
+            var entries: [AuditEntry] = []
+            for row in rows {
+                let (collection, id, version, deleted, sequence, changedBy, changedAt) = try row.decode((String, String, Int64, Bool, Int64, String, String).self)
+                guard let collection = SyncCollection(rawValue: collection) else { continue }
+                entries.append(AuditEntry(tree: tree, key: DocumentKey(collection, id), version: version, isDeleted: deleted, sequence: sequence, user: changedBy, time: changedAt))
+            }
+            return entries
+        }
+    }
+
+    public func deleteTree(_ tree: String, as user: String) async throws(SyncError) {
+        try checkUser(user, tree)
+        try await transaction { connection, logger in
+            try Self.require(.deleteTree, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
+            _ = try await connection.rows("SELECT public.familytree_delete_tree(\(tree))", logger: logger)
+        }
     }
 
     /// JSONB prints its own key order and spacing: bodies come back in our canonical form.

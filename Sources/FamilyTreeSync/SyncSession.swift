@@ -1,24 +1,29 @@
 import FamilyTree
 
-/// One device syncing one user's tree with a store: push local changes, pull the store's.
+/// One device syncing one tree with a store as one user: push local changes, pull the store's.
+/// The tree is the user's own unless another tree shared with them is named.
 public struct SyncSession: Sendable {
     /// The store documents go to and come from.
     public let store: any DocumentStore
     /// What this device knows of the store.
     public let state: LocalSyncState
-    /// The user whose documents these are.
+    /// The user syncing.
     public let user: String
+    /// The tree synced (its owner's namespace): `user`'s own, or one shared with them.
+    public let tree: String
     /// Documents per pull page.
     public var pageSize = 5_000
     /// Called after each batch or page with the documents done and, for a push, the total.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
-    /// A session of `user` between `store` and this device's `state`; refuses an empty user id.
-    public init(store: any DocumentStore, state: LocalSyncState, user: String) throws(SyncError) {
-        guard !user.isEmpty else { throw .missingUser }
+    /// A session of `user` on `tree` (by default their own) between `store` and this device's
+    /// `state`; refuses an empty user id.
+    public init(store: any DocumentStore, state: LocalSyncState, user: String, tree: String? = nil) throws(SyncError) {
+        guard !user.isEmpty, tree?.isEmpty != true else { throw .missingUser }
         self.store = store
         self.state = state
         self.user = user
+        self.tree = tree ?? user
     }
 
     /// What a push did.
@@ -69,7 +74,7 @@ public struct SyncSession: Sendable {
             var retry: [DocumentWrite] = []
             for batch in Self.batches(pending) {
                 let note = try state.notePending(batch)
-                let outcomes = try await store.push(user: user, batch)
+                let outcomes = try await store.push(user: user, tree: tree, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
                 var conflicts: [MergeConflict] = []
@@ -147,7 +152,7 @@ public struct SyncSession: Sendable {
         var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
         let unacknowledged = try state.unacknowledgedWrites()
         while true {
-            let page = try await store.pull(user: user, after: try state.checkpoint(), limit: pageSize)
+            let page = try await store.pull(user: user, tree: tree, after: try state.checkpoint(), limit: pageSize)
             if local != nil {
                 let prior = try state.bases(for: page.map(\.key).filter { changes[$0] == nil })
                 for document in page {

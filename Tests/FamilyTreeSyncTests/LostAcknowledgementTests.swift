@@ -13,15 +13,15 @@ final class ReplyLosingStore: DocumentStore, @unchecked Sendable {
         self.pushesToLose = pushesToLose
     }
 
-    func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
-        let outcomes = try await base.push(user: user, writes)
+    func push(user: String, tree: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
+        let outcomes = try await base.push(user: user, tree: tree, writes)
         guard pushesToLose > 0 else { return outcomes }
         pushesToLose -= 1
         throw .store("connection lost after the store committed")
     }
 
-    func pull(user: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
-        try await base.pull(user: user, after: sequence, limit: limit)
+    func pull(user: String, tree: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
+        try await base.pull(user: user, tree: tree, after: sequence, limit: limit)
     }
 }
 

@@ -52,6 +52,43 @@ struct PostgresIsolationTests {
         #expect(try await bob.push(user: bobID, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
     }
 
+    /// The roles of a shared tree in SQL, with each user's own credentials: the database, not
+    /// familytree, refuses what a role may not do.
+    @Test func rolesHoldInSQL() async throws {
+        let (fixture, alice, _, _) = try await SharedTreeTests.tree(.postgres, bobAs: .helper)
+        func psql(as name: String, _ sql: String) throws -> ChildProcess.Result {
+            let admin = try PostgresTestServer.adminURL()
+            let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+            let uid = fixture.uid(name)
+            return try ChildProcess.run("psql", ["postgres://\(uid):pw-\(uid)@\(host)", "-v", "ON_ERROR_STOP=1", "-Atc", sql])
+        }
+        _ = try await fixture.shared("dan") // a login role with no role on the tree
+        // Carol is a viewer: she reads, and her UPDATE changes nothing.
+        #expect(try psql(as: "carol", "SELECT count(*) FROM familytree_documents WHERE owner_uid = '\(alice)'").stdout == "1\n")
+        #expect(try psql(as: "carol", "UPDATE familytree_documents SET body = '{}' WHERE owner_uid = '\(alice)'").stdout == "UPDATE 0\n")
+        let carolInsert = try psql(as: "carol", "INSERT INTO familytree_documents VALUES ('\(alice)', 'familyTree', 'x', '{}', 1, false, 99)")
+        #expect(carolInsert.status != 0 && carolInsert.stderr.contains("row-level security"))
+        // Bob is a helper: he edits, but a tombstone and a DELETE are refused.
+        #expect(try psql(as: "bob", "UPDATE familytree_documents SET body = '{\"id\": \"ada\", \"firstName\": \"Ada\", \"nickname\": \"A\"}' WHERE owner_uid = '\(alice)'").stdout == "UPDATE 1\n")
+        let tombstone = try psql(as: "bob", "UPDATE familytree_documents SET deleted = true WHERE owner_uid = '\(alice)'")
+        #expect(tombstone.status != 0 && tombstone.stderr.contains("row-level security"))
+        let delete = try psql(as: "bob", "DELETE FROM familytree_documents WHERE owner_uid = '\(alice)'")
+        #expect(delete.status != 0 && delete.stderr.contains("permission denied"))
+        // Nobody shares with himself, nor writes a membership or the log by hand.
+        let share = try psql(as: "bob", "SELECT familytree_share('\(alice)', '\(fixture.uid("dan"))', 'admin')")
+        #expect(share.status != 0 && share.stderr.contains("sharing needs admin or above"))
+        let membership = try psql(as: "bob", "INSERT INTO familytree_members VALUES ('\(alice)', '\(fixture.uid("bob"))', 'owner', 'x')")
+        #expect(membership.status != 0 && membership.stderr.contains("permission denied"))
+        let forged = try psql(as: "alice", "INSERT INTO familytree_audit (tree_uid, collection, doc_id, version, deleted, seq, changed_by) VALUES ('\(alice)', 'familyTree', 'ada', 9, false, 9, 'someone')")
+        #expect(forged.status != 0 && forged.stderr.contains("permission denied"))
+        // The log: the owner reads it, with bob's edit under his name; the helper reads none of it.
+        #expect(try psql(as: "alice", "SELECT changed_by FROM familytree_audit WHERE tree_uid = '\(alice)' ORDER BY id DESC LIMIT 1").stdout == fixture.uid("bob") + "\n")
+        #expect(try psql(as: "bob", "SELECT count(*) FROM familytree_audit").stdout == "0\n")
+        // Dan has no role: he sees no row of alice's tree, nor who is in it.
+        #expect(try psql(as: "dan", "SELECT count(*) FROM familytree_documents").stdout == "0\n")
+        #expect(try psql(as: "dan", "SELECT count(*) FROM familytree_members WHERE tree_uid = '\(alice)'").stdout == "0\n")
+    }
+
     @Test func aMissingUserFailsAndJSONBBodiesComeBackCanonical() async throws {
         let alice = try await fixture.store("alice")
         await #expect(throws: SyncError.missingUser) { try await alice.pull(user: "", after: 0, limit: 10) }

@@ -177,11 +177,13 @@ final class FailingStore: DocumentStore, @unchecked Sendable {
         pagesLeft = pagesBeforeFailure
     }
 
-    func push(user: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] { try await base.push(user: user, writes) }
+    func push(user: String, tree: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
+        try await base.push(user: user, tree: tree, writes)
+    }
 
-    func pull(user: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
+    func pull(user: String, tree: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
         guard pagesLeft > 0 else { throw .store("connection lost") }
         pagesLeft -= 1
-        return try await base.pull(user: user, after: sequence, limit: limit)
+        return try await base.pull(user: user, tree: tree, after: sequence, limit: limit)
     }
 }

@@ -24,16 +24,34 @@ struct SyncCommand: AsyncParsableCommand {
           familytree sync pull --user alice -o tree.json      # cloud to local: local edits are merged, never wiped
           familytree sync status tree.json --user alice
           familytree sync conflicts --user alice
-          familytree sync conflicts --user alice --restore 3 --tree tree.json
+          familytree sync conflicts --user alice --restore 3 --into tree.json
+          familytree sync share --user alice --with bob --role helper     # bob may now edit alice's tree
+          familytree sync pull --user bob --tree alice -o alice.json      # bob works on it
+          familytree sync push alice.json --user bob --tree alice
+          familytree sync members --user alice
+          familytree sync log --user alice --member ada
+
+        Roles: viewer (pull), helper (also create and edit; no deletes, no sharing), admin (also \
+        delete and share), owner (also hand the tree on with transfer, and delete it).
         """,
-        subcommands: [SyncPushCommand.self, SyncPullCommand.self, SyncStatusCommand.self, SyncConflictsCommand.self, SyncAdminCommand.self]
+        subcommands: [
+            SyncPushCommand.self, SyncPullCommand.self, SyncStatusCommand.self, SyncConflictsCommand.self,
+            SyncShareCommand.self, SyncUnshareCommand.self, SyncMembersCommand.self, SyncTreesCommand.self,
+            SyncLogCommand.self, SyncTransferCommand.self, SyncDeleteTreeCommand.self, SyncAdminCommand.self,
+        ]
     )
 }
 
 /// The options every sync command shares, and what they open.
 struct SyncOptions: ParsableArguments {
-    @Option(help: "The user whose documents these are.")
+    @Option(help: "The user syncing (with PostgreSQL, the role the store URL logs in as).")
     var user: String = ""
+
+    @Option(name: .customLong("tree"), help: ArgumentHelp("Whose tree: a tree shared with --user (by default their own).", valueName: "OWNER"))
+    var owner: String?
+
+    /// The tree worked on: `--tree`, or the user's own.
+    var tree: String { owner ?? user }
 
     @Option(help: "The document store: sqlite:PATH or postgres://UID:PASSWORD@HOST:PORT/DB.")
     var store: String?
@@ -80,10 +98,12 @@ struct SyncOptions: ParsableArguments {
         guard !user.isEmpty else { throw SyncError.missingUser }
         let directory = Self.home.appendingPathComponent("sync")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let base = directory.appendingPathComponent("\(try Self.fileName(forUser: user))-\(StableHash.fnv1a64(storeURL))")
+        // One state per user, tree and store: `@` never appears in a name, which spells it %40.
+        let treePart = tree == user ? "" : "@" + (try Self.fileName(forUser: tree))
+        let base = directory.appendingPathComponent("\(try Self.fileName(forUser: user))\(treePart)-\(StableHash.fnv1a64(storeURL))")
         let lock = try SyncLock(path: base.path + ".lock")
         let state = try LocalSyncState(path: base.path + ".sqlite")
-        var session = try SyncSession(store: try await openStore(), state: state, user: user)
+        var session = try SyncSession(store: try await openStore(), state: state, user: user, tree: tree)
         session.progress = ProgressLine.callback()
         return (session, lock)
     }
@@ -143,7 +163,8 @@ struct SyncPushCommand: AsyncParsableCommand {
         let report = try await session.push(local)
         if report.documents != local { try SyncTree.write(report.documents, to: tree) }
         let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
-        Console.error("pushed \(tree) as \(options.user): \(report.applied) written, \(report.unchanged) unchanged, \(report.merged) merged, in \(report.batches) batch\(report.batches == 1 ? "" : "es")\(conflicts)")
+        let whose = options.tree == options.user ? "" : " to \(options.tree)'s tree"
+        Console.error("pushed \(tree) as \(options.user)\(whose): \(report.applied) written, \(report.unchanged) unchanged, \(report.merged) merged, in \(report.batches) batch\(report.batches == 1 ? "" : "es")\(conflicts)")
     }
 }
 
@@ -162,7 +183,8 @@ struct SyncPullCommand: AsyncParsableCommand {
         let report = try await session.pull(merging: local)
         try SyncTree.write(report.documents, to: output)
         let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
-        Console.error("pulled \(report.pulled) change\(report.pulled == 1 ? "" : "s") for \(options.user) in \(report.pages) page\(report.pages == 1 ? "" : "s") into \(output)\(conflicts)")
+        let whose = options.tree == options.user ? "" : " from \(options.tree)'s tree"
+        Console.error("pulled \(report.pulled) change\(report.pulled == 1 ? "" : "s") for \(options.user)\(whose) in \(report.pages) page\(report.pages == 1 ? "" : "s") into \(output)\(conflicts)")
     }
 }
 
@@ -177,7 +199,7 @@ struct SyncStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let (session, lock) = try await options.openSession()
         defer { withExtendedLifetime(lock) {} }
-        var lines = ["store: \(options.storeURL)", "user: \(options.user)", "pulled up to change \(try session.state.checkpoint())"]
+        var lines = ["store: \(options.storeURL)", "user: \(options.user)", "tree: \(options.tree)", "pulled up to change \(try session.state.checkpoint())"]
         if let tree {
             let pending = try session.pendingChanges(try SyncTree.documents(of: tree))
             lines.append("to push: \(pending.changed) changed, \(pending.deleted) deleted")
@@ -197,7 +219,7 @@ struct SyncConflictsCommand: AsyncParsableCommand {
     var restore: Int64?
 
     @Option(help: "The tree.json to restore into.")
-    var tree: String?
+    var into: String?
 
     func run() async throws {
         let (session, lock) = try await options.openSession()
@@ -212,7 +234,7 @@ struct SyncConflictsCommand: AsyncParsableCommand {
             if conflicts.isEmpty { Console.output("no conflicts\n") }
             return
         }
-        guard let tree else { throw ValidationError("--restore needs --tree, the file to put the value back into") }
+        guard let tree = into else { throw ValidationError("--restore needs --into, the tree file to put the value back into") }
         guard let stored = conflicts.first(where: { $0.id == restore }) else { throw CLIError.fileAccess(path: "conflict #\(restore)", reason: "no such conflict") }
         let documents = try stored.conflict.restoring(into: try SyncTree.documents(of: tree))
         try SyncTree.write(documents, to: tree)

@@ -92,7 +92,7 @@ import TestSupport
         #expect(try scratch.read("tree.json").contains("\"nickname\": \"Grandpa\""))
         let conflicts = try sync(["conflicts", "--user", "alice", "--store", store])
         #expect(conflicts.stdout.contains("#1 familyTree/karl.nickname: kept \"Grandpa\", yours was \"Papa\""))
-        #expect(try sync(["conflicts", "--user", "alice", "--store", store, "--restore", "1", "--tree", tree]).status == 0)
+        #expect(try sync(["conflicts", "--user", "alice", "--store", store, "--restore", "1", "--into", tree]).status == 0)
         #expect(try scratch.read("tree.json").contains("\"nickname\": \"Papa\""))
         #expect(try sync(["push", tree, "--user", "alice", "--store", store]).status == 0)
         #expect(try sync(["pull", "--user", "alice", "--store", store, "-o", otherTree], home: other).status == 0)
@@ -157,3 +157,71 @@ struct PostgresSyncProcessTests {
     }
 }
 #endif
+
+/// A family sharing one tree from the command line (the embedded store): the owner shares, a
+/// helper pulls and pushes, a viewer and a helper are refused what their role does not allow, with
+/// the role needed in the message, and a revoked user's next pull is refused.
+@Suite struct SharingCommandTests {
+    let scratch: Scratch
+
+    init() throws { scratch = try Scratch() }
+
+    func sync(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(scratch.path("home").path)", ProcessTests.binary.path, "sync"] + arguments + ["--store", "sqlite:" + scratch.path("store.sqlite").path])
+    }
+
+    @Test func aFamilySharesOneTree() throws {
+        let aliceTree = scratch.path("tree.json").path
+        #expect(try sync(["push", aliceTree, "--user", "alice"]).status == 0)
+        let share = try sync(["share", "--user", "alice", "--with", "bob", "--role", "helper"])
+        #expect(share.status == 0 && share.stderr.contains("bob is now helper of alice's tree"), "\(share.stderr)")
+        #expect(try sync(["share", "--user", "alice", "--with", "carol", "--role", "viewer"]).status == 0)
+
+        // Bob works on alice's tree: pull, edit, push.
+        let bobTree = scratch.path("bob.json").path
+        let pull = try sync(["pull", "--user", "bob", "--tree", "alice", "-o", bobTree])
+        #expect(pull.status == 0 && pull.stderr.contains("from alice's tree"), "\(pull.stderr)")
+        #expect(try scratch.read("bob.json").contains("Peter"))
+        try scratch.write("bob.json", try scratch.read("bob.json").replacingOccurrences(of: "\"firstName\": \"Peter\"", with: "\"firstName\": \"Pete\""))
+        let push = try sync(["push", bobTree, "--user", "bob", "--tree", "alice"])
+        #expect(push.status == 0 && push.stderr.contains("1 written"), "\(push.stderr)")
+        #expect(try sync(["pull", "--user", "alice", "-o", aliceTree]).status == 0)
+        #expect(try scratch.read("tree.json").contains("\"firstName\": \"Pete\""))
+
+        // A helper deletes nothing; a viewer pushes nothing; the messages name the role needed.
+        let removed = try ChildProcess.run(ProcessTests.binary, ["remove", "Anna Müller", "--with-references", "--tree", bobTree])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let refused = try sync(["push", bobTree, "--user", "bob", "--tree", "alice"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("bob is a helper of alice's tree; deleting needs admin or above"), "\(refused.stderr)")
+        let carolTree = scratch.path("carol.json").path
+        #expect(try sync(["pull", "--user", "carol", "--tree", "alice", "-o", carolTree]).status == 0)
+        try scratch.write("carol.json", try scratch.read("carol.json").replacingOccurrences(of: "\"firstName\": \"Pete\"", with: "\"firstName\": \"P\""))
+        let viewer = try sync(["push", carolTree, "--user", "carol", "--tree", "alice"])
+        #expect(viewer.status == 1 && viewer.stderr.contains("carol is a viewer of alice's tree; pushing needs helper or above"), "\(viewer.stderr)")
+        let notAdmin = try sync(["share", "--user", "bob", "--tree", "alice", "--with", "dan", "--role", "viewer"])
+        #expect(notAdmin.status == 1 && notAdmin.stderr.contains("sharing needs admin or above"))
+
+        // Who is in it, which trees bob reaches, and who changed Peter.
+        let members = try sync(["members", "--user", "carol", "--tree", "alice"])
+        #expect(members.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["USER ROLE", "alice owner", "bob helper", "carol viewer"])
+        #expect(try sync(["trees", "--user", "bob"]).stdout.contains("alice  helper"))
+        let log = try sync(["log", "--user", "alice", "--member", "peter"])
+        #expect(log.status == 0 && log.stdout.split(separator: "\n").dropFirst().first?.contains("bob") == true, "\(log.stdout)")
+        #expect(try sync(["log", "--user", "bob", "--tree", "alice"]).stderr.contains("reading its log needs admin or above"))
+
+        // Revoked: bob's next pull is refused and writes nothing.
+        #expect(try sync(["unshare", "--user", "alice", "--with", "bob"]).status == 0)
+        let before = try scratch.read("bob.json")
+        let revoked = try sync(["pull", "--user", "bob", "--tree", "alice", "-o", bobTree])
+        #expect(revoked.status == 1 && revoked.stderr.contains("bob has no role on alice's tree"), "\(revoked.stderr)")
+        #expect(try scratch.read("bob.json") == before)
+        #expect(try sync(["delete-tree", "--user", "alice"]).status == 2)
+    }
+
+    @Test func theStoreFileIsReadableByItsOwnerOnly() throws {
+        #expect(try sync(["push", scratch.path("tree.json").path, "--user", "alice"]).status == 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: scratch.path("store.sqlite").path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}

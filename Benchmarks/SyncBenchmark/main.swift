@@ -82,6 +82,48 @@ func measure(name: String, user: String, store: any DocumentStore, documents: [D
     )
 }
 
+/// A helper's push to a shared tree against the owner's own, side by side: 10,000 member edits a
+/// push, owner and helper taking turns (each pulls the other's edits first, untimed), three rounds.
+func sharedRounds(name: String, owner: String, ownerStore: any DocumentStore, helper: String, helperStore: any SharedTreeStore, documents: [DocumentKey: String]) async throws -> (owner: [Duration], helper: [Duration]) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-sync-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ownerSession = try SyncSession(store: ownerStore, state: try LocalSyncState(path: directory.appendingPathComponent("o.sqlite").path), user: owner)
+    let helperSession = try SyncSession(store: helperStore, state: try LocalSyncState(path: directory.appendingPathComponent("h.sqlite").path), user: helper, tree: owner)
+    _ = try await ownerSession.push(documents)
+    try await (ownerStore as! any SharedTreeStore).share(tree: owner, as: owner, with: helper, role: .helper)
+    var ownerCopy = try await ownerSession.pull(merging: documents).documents
+    var helperCopy = try await helperSession.pull(merging: nil).documents
+    func edited(_ copy: [DocumentKey: String], _ note: String) throws -> [DocumentKey: String] {
+        var result = copy
+        for (key, body) in copy where key.collection == .familyTree {
+            guard case .object(var fields) = try JSONParser.parse(body).root else { continue }
+            fields["notes"] = .string(note)
+            result[key] = JSONWriter.compactString(from: .object(fields))
+        }
+        return result
+    }
+    var times: (owner: [Duration], helper: [Duration]) = ([], [])
+    for round in 1...3 {
+        ownerCopy = try await ownerSession.pull(merging: ownerCopy).documents
+        let ownerEdits = try edited(ownerCopy, "owner \(round)")
+        var start = ContinuousClock.now
+        let ownerPush = try await ownerSession.push(ownerEdits)
+        times.owner.append(ContinuousClock.now - start)
+        precondition(ownerPush.applied == documents.count, "\(name): the owner applied \(ownerPush.applied)")
+        ownerCopy = ownerPush.documents
+
+        helperCopy = try await helperSession.pull(merging: helperCopy).documents
+        let helperEdits = try edited(helperCopy, "helper \(round)")
+        start = ContinuousClock.now
+        let helperPush = try await helperSession.push(helperEdits)
+        times.helper.append(ContinuousClock.now - start)
+        precondition(helperPush.applied == documents.count, "\(name): the helper applied \(helperPush.applied)")
+        helperCopy = helperPush.documents
+    }
+    return times
+}
+
 var members = 100_000
 if let index = CommandLine.arguments.firstIndex(of: "--members"), index + 1 < CommandLine.arguments.count, let value = Int(CommandLine.arguments[index + 1]) {
     members = value
@@ -113,3 +155,32 @@ print("|---|---:|---:|---:|---:|---:|---:|")
 for result in results {
     print("| \(result.store) | \(seconds(result.push)) | \(result.batches) | \(seconds(result.firstBatch)) | \(seconds(result.lastBatch)) | \(seconds(result.firstPull)) | \(seconds(result.incrementalPull)) (\(result.pulledIncrementally) documents) |")
 }
+
+// Shared trees: a helper's push against the owner's, same store, same run.
+let sharedDocuments = Dictionary(uniqueKeysWithValues: documents.sorted { $0.key < $1.key }.prefix(10_000).map { ($0.key, $0.value) })
+print("")
+print("Shared tree: \(sharedDocuments.count) member edits a push, owner and helper in turns, three rounds")
+print("")
+print("| store | owner's pushes | helper's pushes | helper / owner (medians) |")
+print("|---|---|---|---:|")
+func shared(_ name: String, _ times: (owner: [Duration], helper: [Duration])) {
+    let ownerMedian = times.owner.sorted()[times.owner.count / 2], helperMedian = times.helper.sorted()[times.helper.count / 2]
+    let ratio = (Double(helperMedian.components.seconds) + Double(helperMedian.components.attoseconds) / 1e18)
+        / (Double(ownerMedian.components.seconds) + Double(ownerMedian.components.attoseconds) / 1e18)
+    print("| \(name) | \(times.owner.map(seconds).joined(separator: ", ")) | \(times.helper.map(seconds).joined(separator: ", ")) | \(String(format: "%.2f", ratio)) |")
+}
+let sharedPath = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-sync-bench-\(UUID().uuidString).sqlite").path
+let sharedSQLite = try SQLiteDocumentStore(path: sharedPath)
+shared("SQLite", try await sharedRounds(name: "SQLite", owner: "owner", ownerStore: sharedSQLite, helper: "helper", helperStore: sharedSQLite, documents: sharedDocuments))
+for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sharedPath + suffix) }
+#if PostgreSQL
+if let admin = ProcessInfo.processInfo.environment["FAMILYTREE_PG_URL"] {
+    let tag = String(UInt32.random(in: .min ... .max), radix: 36)
+    let (owner, helper) = ("owner_" + tag, "helper_" + tag)
+    let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+    for uid in [owner, helper] { try await PostgresAdmin.createUser(uid, password: "pw-\(uid)", adminURL: admin) }
+    let ownerStore = try await PostgresDocumentStore(url: "postgres://\(owner):pw-\(owner)@\(host)")
+    let helperStore = try await PostgresDocumentStore(url: "postgres://\(helper):pw-\(helper)@\(host)")
+    shared("PostgreSQL", try await sharedRounds(name: "PostgreSQL", owner: owner, ownerStore: ownerStore, helper: helper, helperStore: helperStore, documents: sharedDocuments))
+}
+#endif

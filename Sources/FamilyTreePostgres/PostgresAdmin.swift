@@ -7,7 +7,7 @@ import PostgresNIO
 /// security, the application role, and one login role per user.
 public enum PostgresAdmin {
     /// The schema's version, kept as the documents table's comment: `install` brings an older one up to it.
-    static let schemaVersion = "familytree schema 2"
+    static let schemaVersion = "familytree schema 4"
 
     /// The statements that create the store; each is safe to run again.
     ///
@@ -70,6 +70,21 @@ public enum PostgresAdmin {
             END IF;
             RETURN held;
         END $$
+        """,
+        // The trees the caller holds `needed` or more on, as one array: policies compare rows with it
+        // through a scalar subquery, which PostgreSQL evaluates once a statement, not once a row.
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_trees(needed text) RETURNS text[]
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT coalesce(array_agg(tree_uid), '{}') FROM (
+                SELECT tree_uid FROM public.familytree_members WHERE member_uid = session_user
+                    AND array_position(ARRAY['viewer', 'helper', 'admin', 'owner'], role)
+                        >= array_position(ARRAY['viewer', 'helper', 'admin', 'owner'], needed)
+                UNION
+                SELECT session_user::text WHERE NOT EXISTS (
+                    SELECT 1 FROM public.familytree_members WHERE tree_uid = session_user AND role = 'owner')
+            ) AS held
+        $$
         """,
         // The namespace's user owns it until they hand it on: written down before anyone else gets a role.
         """
@@ -149,7 +164,7 @@ public enum PostgresAdmin {
         "CREATE TRIGGER familytree_audit AFTER INSERT OR UPDATE ON public.familytree_documents FOR EACH ROW EXECUTE FUNCTION public.familytree_audit_change()",
         """
         DO $$ DECLARE f text; BEGIN
-            FOREACH f IN ARRAY ARRAY['familytree_role(text)', 'familytree_require(text, text, text)', 'familytree_claim(text)',
+            FOREACH f IN ARRAY ARRAY['familytree_role(text)', 'familytree_trees(text)', 'familytree_require(text, text, text)', 'familytree_claim(text)',
                 'familytree_share(text, text, text)', 'familytree_unshare(text, text)', 'familytree_transfer(text, text)',
                 'familytree_delete_tree(text)', 'familytree_audit_change()'] LOOP
                 EXECUTE 'ALTER FUNCTION public.' || f || ' OWNER TO familytree_definer';
@@ -158,7 +173,7 @@ public enum PostgresAdmin {
         END $$
         """,
         """
-        GRANT EXECUTE ON FUNCTION public.familytree_role(text), public.familytree_share(text, text, text),
+        GRANT EXECUTE ON FUNCTION public.familytree_role(text), public.familytree_trees(text), public.familytree_share(text, text, text),
             public.familytree_unshare(text, text), public.familytree_transfer(text, text),
             public.familytree_delete_tree(text) TO familytree_app
         """,
@@ -173,25 +188,25 @@ public enum PostgresAdmin {
     /// Row-level security on every table, forced for the tables' owner too.
     static let rowSecurity: [String] = {
         var statements: [String] = []
-        let writer = "public.familytree_role(owner_uid) IN ('owner', 'admin', 'helper')"
-        let deleter = "public.familytree_role(owner_uid) IN ('owner', 'admin')"
+        func held(_ role: String, _ column: String = "owner_uid") -> String { "\(column) = ANY ((SELECT public.familytree_trees('\(role)'))::text[])" }
+        let writer = held("helper")
         let policies: [(table: String, [(name: String, command: String, using: String?, check: String?)])] = [
             ("familytree_documents", [
-                ("tree_read", "SELECT", "public.familytree_role(owner_uid) IS NOT NULL", nil),
+                ("tree_read", "SELECT", held("viewer"), nil),
                 // A helper writes, but never a tombstone.
-                ("tree_insert", "INSERT", nil, "\(writer) AND (NOT deleted OR \(deleter))"),
-                ("tree_update", "UPDATE", writer, "\(writer) AND (NOT deleted OR \(deleter))"),
+                ("tree_insert", "INSERT", nil, "\(writer) AND (NOT deleted OR \(held("admin")))"),
+                ("tree_update", "UPDATE", writer, "\(writer) AND (NOT deleted OR \(held("admin")))"),
             ]),
             ("familytree_owners", [
-                ("tree_read", "SELECT", "public.familytree_role(owner_uid) IS NOT NULL", nil),
+                ("tree_read", "SELECT", held("viewer"), nil),
                 ("tree_insert", "INSERT", nil, writer),
                 ("tree_update", "UPDATE", writer, writer),
             ]),
             ("familytree_members", [
-                ("tree_read", "SELECT", "member_uid = current_user OR public.familytree_role(tree_uid) IS NOT NULL", nil),
+                ("tree_read", "SELECT", "member_uid = current_user OR \(held("viewer", "tree_uid"))", nil),
             ]),
             ("familytree_audit", [
-                ("tree_read", "SELECT", "public.familytree_role(tree_uid) IN ('owner', 'admin')", nil),
+                ("tree_read", "SELECT", held("admin", "tree_uid"), nil),
             ]),
         ]
         for (table, list) in policies {

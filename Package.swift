@@ -30,6 +30,8 @@ let package = Package(
         // The embedded document store and each device's sync state (SQLite, WAL mode).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        // TLS to PostgreSQL (already a dependency of postgres-nio).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         // Running Graphviz's `dot` for `stats --engine dot`.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
@@ -56,6 +58,7 @@ let package = Package(
             dependencies: [
                 "FamilyTree", "FamilyTreeSync",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),

@@ -261,7 +261,7 @@ public enum PostgresAdmin {
         let address = try PostgresURL(url)
         let logger = Logger(label: "familytree.postgres.admin")
         do {
-            let connection = try await PostgresConnection.connect(configuration: address.configuration, id: 2, logger: logger)
+            let connection = try await PostgresConnection.connect(configuration: try address.configuration(), id: 2, logger: logger)
             do {
                 // One administrator at a time: setting up policies and roles concurrently races.
                 try await connection.inTransaction(logger: logger) {

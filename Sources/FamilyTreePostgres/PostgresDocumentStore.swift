@@ -8,6 +8,7 @@ import FamilyTree
 import FamilyTreeSync
 import Logging
 import NIOConcurrencyHelpers
+import NIOSSL
 import PostgresNIO
 
 /// The document store in PostgreSQL: JSONB bodies, each user a database login role that sees and
@@ -26,12 +27,17 @@ public final class PostgresDocumentStore: SharedTreeStore {
     /// The login role this store is connected as: the only user whose documents it can reach.
     public let role: String
 
-    /// Connects with the credentials in `url` (`postgres://user:password@host:port/database`;
-    /// the password may also come from `PGPASSWORD`).
-    public init(url: String) async throws(SyncError) {
-        let address = try PostgresURL(url, environment: getenv("PGPASSWORD").map { String(cString: $0) })
+    /// Connects with the credentials in `url` (`postgres://user:password@host:port/database`, with
+    /// `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=ca.pem`; TLS is required
+    /// for any host but this machine unless `sslmode` says otherwise). A password the URL does not
+    /// give comes from `PGPASSWORD`, then `~/.pgpass` (or `PGPASSFILE`), then `password`.
+    public init(url: String, password: String? = nil) async throws(SyncError) {
+        var address = try PostgresURL(url, environment: getenv("PGPASSWORD").map { String(cString: $0) })
+        if address.password == nil { address.password = password }
         do {
-            connection = try await PostgresConnection.connect(configuration: address.configuration, id: 1, logger: logger)
+            connection = try await PostgresConnection.connect(configuration: try address.configuration(), id: 1, logger: logger)
+        } catch let error as SyncError {
+            throw error
         } catch {
             throw .store("cannot connect to \(address.redacted): \(Self.message(error))")
         }
@@ -41,6 +47,11 @@ public final class PostgresDocumentStore: SharedTreeStore {
             try? await connection.close()
             throw .store("cannot connect to \(address.redacted): \(Self.message(error))")
         }
+    }
+
+    /// Whether `url`, `PGPASSWORD` and the password file leave the password unknown (a terminal may ask for it).
+    public static func needsPassword(url: String) -> Bool {
+        (try? PostgresURL(url, environment: getenv("PGPASSWORD").map { String(cString: $0) }))?.password == nil
     }
 
     /// Closes the connection; the store answers nothing after this.
@@ -296,6 +307,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
     static func message(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
             return "\(error.code)"
         }
         return "\(error)"
@@ -345,9 +357,29 @@ extension PostgresConnection {
 }
 
 extension PostgresURL {
-    /// The connection settings for this address (no TLS: the store runs beside the server or behind a tunnel).
-    var configuration: PostgresConnection.Configuration {
-        PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+    /// The connection settings for this address, with TLS as `sslmode` says.
+    func configuration() throws(SyncError) -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            var settings = TLSConfiguration.makeClientConfiguration()
+            switch tlsMode {
+            case .disable: settings.certificateVerification = .none
+            case .prefer, .require: settings.certificateVerification = .none
+            case .verifyCA: settings.certificateVerification = .noHostnameVerification
+            case .verifyFull: settings.certificateVerification = .fullVerification
+            }
+            if let rootCertificate, tlsMode == .verifyCA || tlsMode == .verifyFull {
+                settings.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootCertificate))
+            }
+            switch tlsMode {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: settings))
+            default: tls = .require(try NIOSSLContext(configuration: settings))
+            }
+        } catch {
+            throw .store("the TLS settings of \(redacted) cannot be used: \(error)")
+        }
+        return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
     }
 }
 

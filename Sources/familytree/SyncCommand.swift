@@ -70,7 +70,12 @@ struct SyncOptions: ParsableArguments {
             return try SQLiteDocumentStore.open(path: path, creatingFolder: store == nil)
         case .postgres(let url):
             #if PostgreSQL
-            return try await PostgresDocumentStore(url: url)
+            // Not on the command line (process lists show it): PGPASSWORD, ~/.pgpass, or asked here.
+            var password: String?
+            if PostgresDocumentStore.needsPassword(url: url), isatty(STDIN_FILENO) != 0 {
+                password = Prompt.secret("Password for \(url.prefix { $0 != "@" }.split(separator: "/").last ?? ""): ")
+            }
+            return try await PostgresDocumentStore(url: url, password: password)
             #else
             throw SyncError.unsupportedStore("\(url.prefix { $0 != "@" })...: this build has no PostgreSQL store; build with --traits PostgreSQL")
             #endif

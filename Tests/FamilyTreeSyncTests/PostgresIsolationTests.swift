@@ -1,6 +1,6 @@
 #if PostgreSQL
 import FamilyTree
-import FamilyTreePostgres
+@testable import FamilyTreePostgres
 import Foundation
 import Testing
 import TestSupport
@@ -87,6 +87,59 @@ struct PostgresIsolationTests {
         // Dan has no role: he sees no row of alice's tree, nor who is in it.
         #expect(try psql(as: "dan", "SELECT count(*) FROM familytree_documents").stdout == "0\n")
         #expect(try psql(as: "dan", "SELECT count(*) FROM familytree_members WHERE tree_uid = '\(alice)'").stdout == "0\n")
+    }
+
+    /// TLS as `sslmode` asks: the test server's certificate is signed by a throwaway authority
+    /// (`scripts/postgres-start`); trusting it, verify-full connects to localhost; trusting another
+    /// authority, the connection fails and says why; require encrypts without checking.
+    @Test func tlsVerifiesTheServerAgainstTheRootItIsGiven() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let authority = try #require(environment["FAMILYTREE_PG_CA"], "scripts/postgres-start exports FAMILYTREE_PG_CA")
+        let other = try #require(environment["FAMILYTREE_PG_OTHER_CA"])
+        let uid = fixture.uid("tls")
+        let url = try await PostgresTestServer.createUser(uid)
+        // The same server by name, so the certificate's name can be checked.
+        let byName = url.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:")
+        let verified = try await PostgresDocumentStore(url: byName + "?sslmode=verify-full&sslrootcert=" + authority)
+        #expect(verified.role == uid)
+        let (key, body) = member("ada")
+        #expect(try await verified.push(user: uid, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+        await verified.close()
+
+        do {
+            _ = try await PostgresDocumentStore(url: byName + "?sslmode=verify-full&sslrootcert=" + other)
+            Issue.record("a server whose certificate no trusted authority signed was accepted")
+        } catch {
+            #expect(error.description.contains("cannot connect to postgres://\(uid)@localhost"), "\(error)")
+            #expect(error.description.lowercased().contains("certificate"), "the message says it is the certificate: \(error)")
+        }
+        await #expect(throws: SyncError.self) { try await PostgresDocumentStore(url: url + "?sslmode=sometimes") }
+
+        let encrypted = try await PostgresDocumentStore(url: url + "?sslmode=require")
+        #expect(try await encrypted.pull(user: uid, after: 0, limit: 10).count == 1)
+        await encrypted.close()
+    }
+
+    /// Passwords need not be on the command line: the URL's, else PGPASSWORD, else libpq's password
+    /// file, which is not read when others may read it; TLS is required off this machine by default.
+    @Test func passwordsComeFromThePasswordFileAndTLSIsTheDefaultAway() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-pgpass-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("pgpass").path
+        try "# comment\ndb.example.org:5432:family:bob:b\\:pw\n*:*:*:alice:alice-pw\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        #expect(try PostgresURL("postgres://bob@db.example.org/family", passwordFile: file).password == "b:pw")
+        #expect(try PostgresURL("postgres://alice@127.0.0.1:5433/x", passwordFile: file).password == "alice-pw")
+        #expect(try PostgresURL("postgres://carol@db.example.org/family", passwordFile: file).password == nil)
+        #expect(try PostgresURL("postgres://alice@127.0.0.1/x", environment: "from-env", passwordFile: file).password == "from-env")
+        #expect(try PostgresURL("postgres://alice:given@127.0.0.1/x", environment: "from-env", passwordFile: file).password == "given")
+        chmod(file, 0o644)
+        #expect(try PostgresURL("postgres://alice@127.0.0.1/x", passwordFile: file).password == nil, "a file others can read is ignored")
+
+        #expect(try PostgresURL("postgres://alice@db.example.org/x").tlsMode == .require)
+        #expect(try PostgresURL("postgres://alice@127.0.0.1/x").tlsMode == .disable)
+        #expect(try PostgresURL("postgres://alice@db.example.org/x?sslmode=verify-full").tlsMode == .verifyFull)
+        #expect(try PostgresURL("postgres://alice@localhost/fam?sslmode=disable").database == "fam")
     }
 
     @Test func aMissingUserFailsAndJSONBBodiesComeBackCanonical() async throws {

@@ -219,6 +219,46 @@ struct PostgresSyncProcessTests {
         #expect(try sync(["delete-tree", "--user", "alice"]).status == 2)
     }
 
+    /// Alice and bob push to alice's tree at the same moment from two processes, each with an edit
+    /// of their own and both with a new nickname for Peter: nothing is lost, and the one field both
+    /// changed is kept as a conflict on the device whose push came second.
+    @Test func twoUsersPushingAtOnceFromTwoProcesses() throws {
+        let aliceTree = scratch.path("tree.json").path
+        #expect(try sync(["push", aliceTree, "--user", "alice"]).status == 0)
+        #expect(try sync(["share", "--user", "alice", "--with", "bob", "--role", "helper"]).status == 0)
+        let bobTree = scratch.path("bob.json").path
+        #expect(try sync(["pull", "--user", "bob", "--tree", "alice", "-o", bobTree]).status == 0)
+        #expect(try ChildProcess.run(ProcessTests.binary, ["edit", "Peter Müller", "--nickname", "Pit", "--tree", aliceTree]).status == 0)
+        #expect(try ChildProcess.run(ProcessTests.binary, ["add", "Lena Carter", "--born", "2026-11-20", "--tree", aliceTree]).status == 0)
+        #expect(try ChildProcess.run(ProcessTests.binary, ["edit", "Peter Müller", "--nickname", "Pete", "--tree", bobTree]).status == 0)
+        #expect(try ChildProcess.run(ProcessTests.binary, ["edit", "Emily Carter", "--notes", "Bob's note", "--tree", bobTree]).status == 0)
+
+        func start(_ arguments: [String]) throws -> (Process, Pipe) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["FAMILYTREE_HOME=\(scratch.path("home").path)", ProcessTests.binary.path, "sync"] + arguments + ["--store", "sqlite:" + scratch.path("store.sqlite").path]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            return (process, errors)
+        }
+        let pushes = [try start(["push", aliceTree, "--user", "alice"]), try start(["push", bobTree, "--user", "bob", "--tree", "alice"])]
+        for (process, errors) in pushes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        }
+        #expect(try sync(["pull", "--user", "alice", "-o", aliceTree]).status == 0)
+        #expect(try sync(["pull", "--user", "bob", "--tree", "alice", "-o", bobTree]).status == 0)
+        for tree in ["tree.json", "bob.json"] {
+            let text = try scratch.read(tree)
+            #expect(text.contains("Lena") && text.contains("Bob's note"), "\(tree) has both users' edits")
+            #expect(text.contains("\"nickname\": \"Pit\"") != text.contains("\"nickname\": \"Pete\""), "\(tree): one nickname won")
+        }
+        #expect(try scratch.read("tree.json") == (try scratch.read("bob.json")), "both devices hold the same tree")
+        let conflicts = [try sync(["conflicts", "--user", "alice"]).stdout, try sync(["conflicts", "--user", "bob", "--tree", "alice"]).stdout]
+        #expect(conflicts.filter { $0.contains("familyTree/peter.nickname") }.count == 1, "\(conflicts)")
+    }
+
     @Test func theStoreFileIsReadableByItsOwnerOnly() throws {
         #expect(try sync(["push", scratch.path("tree.json").path, "--user", "alice"]).status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: scratch.path("store.sqlite").path)[.posixPermissions] as? Int

@@ -236,16 +236,10 @@ public final class PostgresDocumentStore: SharedTreeStore {
         return try await transaction { connection, logger in
             try Self.require(.read, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
             let rows = try await connection.rows("""
-                SELECT member_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                SELECT tree_uid, member_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
                 FROM public.familytree_members WHERE tree_uid = \(tree)
                 """, logger: logger)
-            var members: [TreeMembership] = []
-            for row in rows {
-                let (member, role, grantedBy, grantedAt) = try row.decode((String, String, String, String).self)
-                if let role = TreeRole(rawValue: role) { members.append(TreeMembership(tree: tree, user: member, role: role, grantedBy: grantedBy, grantedAt: grantedAt)) }
-            }
-            if !members.contains(where: { $0.role == .owner }) { members.append(TreeMembership(tree: tree, user: tree, role: .owner)) }
-            return members.sorted { ($1.role, $0.user) < ($0.role, $1.user) }
+            return TreeMembership.listing(try Self.memberships(rows), of: tree)
         }
     }
 
@@ -253,18 +247,19 @@ public final class PostgresDocumentStore: SharedTreeStore {
         try checkUser(user, user)
         return try await transaction { connection, logger in
             let rows = try await connection.rows("""
-                SELECT tree_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                SELECT tree_uid, member_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
                 FROM public.familytree_members WHERE member_uid = \(user)
                 """, logger: logger)
-            var trees: [TreeMembership] = []
-            for row in rows {
-                let (tree, role, grantedBy, grantedAt) = try row.decode((String, String, String, String).self)
-                if let role = TreeRole(rawValue: role) { trees.append(TreeMembership(tree: tree, user: user, role: role, grantedBy: grantedBy, grantedAt: grantedAt)) }
-            }
-            if !trees.contains(where: { $0.tree == user }), try await Self.role(in: user, connection: connection, logger: logger) == .owner {
-                trees.append(TreeMembership(tree: user, user: user, role: .owner))
-            }
-            return trees.sorted { ($0.tree == user ? 0 : 1, $0.tree) < ($1.tree == user ? 0 : 1, $1.tree) }
+            let ownsOwnTree = try await Self.role(in: user, connection: connection, logger: logger) == .owner
+            return TreeMembership.listing(trees: try Self.memberships(rows), of: user, ownsOwnTree: ownsOwnTree)
+        }
+    }
+
+    /// Rows of (tree, member, role, granted by, granted at) as memberships.
+    private static func memberships(_ rows: [PostgresRow]) throws -> [TreeMembership] {
+        try rows.compactMap { row in
+            let (tree, member, role, grantedBy, grantedAt) = try row.decode((String, String, String, String, String).self)
+            return TreeRole(rawValue: role).map { TreeMembership(tree: tree, user: member, role: $0, grantedBy: grantedBy, grantedAt: grantedAt) }
         }
     }
 

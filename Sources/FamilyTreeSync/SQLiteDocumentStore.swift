@@ -187,28 +187,24 @@ public final class SQLiteDocumentStore: SharedTreeStore {
         try Self.check(user, tree)
         return try await read { db in
             try Self.require(.read, user: user, tree: tree, role: try Self.role(of: user, in: tree, db))
-            var members = try Row.fetchAll(db, sql: "SELECT member_uid, role, granted_by, granted_at FROM memberships WHERE tree_uid = ?", arguments: [tree])
+            let members = try Row.fetchAll(db, sql: "SELECT member_uid, role, granted_by, granted_at FROM memberships WHERE tree_uid = ?", arguments: [tree])
                 .compactMap { row -> TreeMembership? in
                     guard let role = TreeRole(rawValue: row[1]) else { return nil }
                     return TreeMembership(tree: tree, user: row[0], role: role, grantedBy: row[2], grantedAt: row[3])
                 }
-            if !members.contains(where: { $0.role == .owner }) { members.append(TreeMembership(tree: tree, user: tree, role: .owner)) }
-            return members.sorted { ($1.role, $0.user) < ($0.role, $1.user) }
+            return TreeMembership.listing(members, of: tree)
         }
     }
 
     public func trees(of user: String) async throws(SyncError) -> [TreeMembership] {
         try Self.check(user, user)
         return try await read { db in
-            var trees = try Row.fetchAll(db, sql: "SELECT tree_uid, role, granted_by, granted_at FROM memberships WHERE member_uid = ? ORDER BY tree_uid", arguments: [user])
+            let trees = try Row.fetchAll(db, sql: "SELECT tree_uid, role, granted_by, granted_at FROM memberships WHERE member_uid = ?", arguments: [user])
                 .compactMap { row -> TreeMembership? in
                     guard let role = TreeRole(rawValue: row[1]) else { return nil }
                     return TreeMembership(tree: row[0], user: user, role: role, grantedBy: row[2], grantedAt: row[3])
                 }
-            if !trees.contains(where: { $0.tree == user }), try Self.role(of: user, in: user, db) == .owner {
-                trees.insert(TreeMembership(tree: user, user: user, role: .owner), at: 0)
-            }
-            return trees.sorted { ($0.tree == user ? 0 : 1, $0.tree) < ($1.tree == user ? 0 : 1, $1.tree) }
+            return TreeMembership.listing(trees: trees, of: user, ownsOwnTree: try Self.role(of: user, in: user, db) == .owner)
         }
     }
 

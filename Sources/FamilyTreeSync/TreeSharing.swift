@@ -93,6 +93,24 @@ public struct TreeMembership: Sendable, Hashable {
     }
 }
 
+extension TreeMembership {
+    /// A tree's roles as every store lists them: its namespace's user as owner when nobody is
+    /// recorded as owner yet, then the owner first, by role, then by name.
+    package static func listing(_ members: [TreeMembership], of tree: String) -> [TreeMembership] {
+        var members = members
+        if !members.contains(where: { $0.role == .owner }) { members.append(TreeMembership(tree: tree, user: tree, role: .owner)) }
+        return members.sorted { ($1.role, $0.user) < ($0.role, $1.user) }
+    }
+
+    /// A user's trees as every store lists them: their own first (added when they own it without a
+    /// recorded role), then by name.
+    package static func listing(trees: [TreeMembership], of user: String, ownsOwnTree: Bool) -> [TreeMembership] {
+        var trees = trees
+        if ownsOwnTree, !trees.contains(where: { $0.tree == user }) { trees.append(TreeMembership(tree: user, user: user, role: .owner)) }
+        return trees.sorted { ($0.tree == user ? 0 : 1, $0.tree) < ($1.tree == user ? 0 : 1, $1.tree) }
+    }
+}
+
 /// One change of a document, as the audit trail keeps it.
 public struct AuditEntry: Sendable, Hashable {
     /// The tree changed.

@@ -111,9 +111,17 @@ import FamilyTreePostgres
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_PG_CTL"] != nil, "FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)"))
 struct PostgresSyncProcessTests {
     @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let admin = try #require(environment["FAMILYTREE_PG_URL"])
-        let control = try #require(environment["FAMILYTREE_PG_CTL"])
+        // A server of its own: stopping the shared one would cut every other test's connection.
+        let started = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_PG_PORT=56100", "bash", Scratch.packageRoot.appendingPathComponent("scripts/postgres-start").path])
+        try #require(started.status == 0, "\(started.stderr)")
+        var exported: [String: String] = [:]
+        for line in started.stdout.split(separator: "\n") where line.hasPrefix("export ") {
+            let parts = line.dropFirst(7).split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { exported[String(parts[0])] = String(parts[1].dropFirst().dropLast()) }
+        }
+        let admin = try #require(exported["FAMILYTREE_PG_URL"])
+        let control = try #require(exported["FAMILYTREE_PG_CTL"])
+        defer { _ = try? ChildProcess.run("sh", ["-c", "\(control) stop -m immediate"]) }
         let scratch = try Scratch()
         let home = scratch.path("home").path
         let uid = "crash" + String(UInt32.random(in: .min ... .max), radix: 36)

@@ -1,3 +1,4 @@
+import FamilyTree
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -147,7 +148,7 @@ struct CardDAVClient: Sendable {
         for _ in 0..<10_000 {
             let body = """
                 <d:sync-collection xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">\
-                <d:sync-token>\(Self.xmlEscaped(cursor))</d:sync-token><d:sync-level>1</d:sync-level>\
+                <d:sync-token>\(SafeText.xmlEscaped(cursor))</d:sync-token><d:sync-level>1</d:sync-level>\
                 <d:prop><d:getetag/><card:address-data/></d:prop></d:sync-collection>
                 """
             let answer: Multistatus
@@ -197,7 +198,7 @@ struct CardDAVClient: Sendable {
             let body = """
                 <card:addressbook-multiget xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">\
                 <d:prop><d:getetag/><card:address-data/></d:prop>\
-                \(slice.map { "<d:href>\(Self.xmlEscaped($0))</d:href>" }.joined())</card:addressbook-multiget>
+                \(slice.map { "<d:href>\(SafeText.xmlEscaped($0))</d:href>" }.joined())</card:addressbook-multiget>
                 """
             let answer = try await multistatus("REPORT", book, depth: "1", body: body)
             for response in answer.responses {
@@ -311,20 +312,6 @@ struct CardDAVClient: Sendable {
 
     private static func state(of response: Multistatus.Response) -> CollectionState {
         CollectionState(syncToken: response.properties["sync-token"], ctag: response.properties["getctag"], displayName: response.properties["displayname"])
-    }
-
-    static func xmlEscaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: if scalar.value >= 0x20 || scalar == "\t" { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result
     }
 }
 

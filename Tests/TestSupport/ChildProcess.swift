@@ -1,7 +1,19 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs another program for a test: a tool found on the PATH or an executable file, with standard
 /// input given as text and both outputs collected.
+///
+/// Written on `posix_spawn` and `waitpid` rather than Foundation's `Process`: on Linux, `Process`
+/// learns that a child ended when a socket it passes down is closed, so a child that starts a
+/// daemon (tmux starting its server, `pg_ctl start`) is "running" for as long as the daemon is
+/// (swift-corelibs-foundation#4795), and `waitUntilExit()` hangs the test run. Here the child gets
+/// only its three standard descriptors, and the wait is for that one process. Not swift-subprocess:
+/// its API is async, and most callers are synchronous tests.
 public enum ChildProcess {
     public struct Result: Sendable {
         public let status: Int32
@@ -9,39 +21,147 @@ public enum ChildProcess {
         public let stderr: String
     }
 
+    /// A child that did not finish in time; it was killed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let command: [String]
+        public let seconds: Double
+        public let stdout: String
+        public let stderr: String
+        public var description: String {
+            "\(command.joined(separator: " ")) did not finish within \(Int(seconds)) s and was killed; it wrote:\n\(stdout)\n\(stderr)"
+        }
+    }
+
+    /// How long a child may run (or keep its output open) before it is killed: a hung child is
+    /// a failing test, never a test run that waits for ever.
+    public static let defaultTimeLimit: Double = 600
+
     /// Runs `tool` (a name looked up on the PATH) with `arguments`.
-    public static func run(_ tool: String, _ arguments: [String], input: String = "") throws -> Result {
-        try run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, input: input)
+    public static func run(_ tool: String, _ arguments: [String], input: String = "", timeLimit: Double = defaultTimeLimit) throws -> Result {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, input: input, timeLimit: timeLimit)
     }
 
     /// Runs the executable at `executable` with `arguments`.
     /// `environment` is added to (or replaces variables of) the test's own.
-    public static func run(_ executable: URL, _ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    public static func run(
+        _ executable: URL, _ arguments: [String], input: String = "", environment: [String: String] = [:],
+        timeLimit: Double = defaultTimeLimit
+    ) throws -> Result {
+        let command = [executable.path] + arguments
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdin = try makePipe(), stdout = try makePipe(), stderr = try makePipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
+        // Nothing else of the test process goes to the child, nor to whatever the child starts.
+        closingFrom3?(&actions, 3)
+
+        // The child starts with no blocked signals and the default actions, whatever the test runner set.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), reset = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&reset)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&reset, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &reset)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        [stdin.read, stdout.write, stderr.write].forEach { _ = close($0) }
+        guard spawned == 0 else {
+            [stdin.write, stdout.read, stderr.read].forEach { _ = close($0) }
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
         }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
+
         // Feed standard input from another thread, so a large input cannot block on a full output pipe.
+        let inputBytes = Array(input.utf8)
         let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
+            inputBytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(stdin.write, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written > 0 { offset += written } else if errno != EINTR { break }
+                }
+            }
+            close(stdin.write)
         }
         writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errorOutput, as: UTF8.self))
+
+        let deadline = Date().addingTimeInterval(timeLimit)
+        let (output, errorOutput, complete) = readBoth(stdout.read, stderr.read, until: deadline)
+        var status: Int32 = 0
+        var pause: useconds_t = 500
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped == -1, errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
+            if !complete || Date() >= deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                throw TimedOut(command: command, seconds: timeLimit, stdout: text(output), stderr: text(errorOutput))
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        // The exit status, or 128 + the signal that ended it, as a shell reports it.
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Result(status: code, stdout: text(output), stderr: text(errorOutput))
     }
 
     /// The directory of the running test binary, where `swift build` puts the package's executables.
     public static var productsDirectory: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
+
+    // MARK: Descriptors
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare.
+    private static let closingFrom3: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Reads two descriptors to their ends, or until `deadline`; closes both. `complete` is false
+    /// when the deadline came first.
+    private static func readBoth(_ first: Int32, _ second: Int32, until deadline: Date) -> ([UInt8], [UInt8], complete: Bool) {
+        var collected: [[UInt8]] = [[], []]
+        var open = [first, second]
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        defer { [first, second].forEach { _ = close($0) } }
+        while open.contains(where: { $0 >= 0 }) {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return (collected[0], collected[1], false) }
+            var polled = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polled, nfds_t(polled.count), Int32(min(remaining, 1) * 1000))
+            if ready < 0, errno != EINTR { break }
+            for index in 0..<2 where open[index] >= 0 && polled[index].revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { read(open[index], $0.baseAddress!, $0.count) }
+                if count > 0 {
+                    collected[index] += chunk[..<count]
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    open[index] = -1
+                }
+            }
+        }
+        return (collected[0], collected[1], true)
+    }
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

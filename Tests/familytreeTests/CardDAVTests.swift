@@ -37,6 +37,7 @@ struct CardDAVTests {
         func request(_ method: String, _ url: String, body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, body: String, etag: String?) {
             var request = URLRequest(url: URL(string: url)!)
             request.httpMethod = method
+            request.timeoutInterval = 30
             request.httpBody = body.map { Data($0.utf8) }
             request.setValue("Basic " + Data("alice:\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

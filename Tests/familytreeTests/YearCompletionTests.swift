@@ -89,8 +89,9 @@ import TestSupport
 
     // MARK: tmux
 
+    /// A tmux server of the test run's own (`-L`), never the developer's.
     private func tmux(_ arguments: [String]) throws -> ChildProcess.Result {
-        try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["tmux"] + arguments)
+        try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", "familytree-tests-\(getpid())"] + arguments, timeLimit: 30)
     }
 
     private func type(_ session: String, _ text: String) throws {

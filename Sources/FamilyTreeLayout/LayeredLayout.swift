@@ -76,7 +76,9 @@ public struct LayeredLayout: LayoutEngine {
     public func place(_ graph: FamilyGraph) -> Layout {
         let layering = Layering(graph: graph)
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
-        let sizes = graph.members.map(options.boxSize)
+        // Measuring labels is independent per member: on every core for a large tree.
+        let boxSize = options.boxSize
+        let sizes = Parallel.mapInChunks(graph.members.indices, chunkSize: 4_096) { boxSize(graph.members[$0]) }
         let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
         let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
         let options = self.options

@@ -71,17 +71,24 @@ extension Arrangement {
         return (CompactGraph.Rows(start: upperStart, items: upper), CompactGraph.Rows(start: lowerStart, items: lower))
     }
 
-    /// Pairs (p in first, q in second) with p > q, for sorted rows.
-    @inline(__always) private static func inversions(_ rows: CompactGraph.Rows, _ first: Int, _ second: Int) -> Int {
-        var count = 0
-        var index = rows.start[second]
+    /// For sorted rows: the pairs (p in first, q in second) with p > q, which cross when `first`
+    /// stands before `second`, and those with p < q, which cross when it stands after; one merge.
+    @inline(__always) private static func crossings(_ rows: CompactGraph.Rows, _ first: Int, _ second: Int) -> (firstBefore: Int, secondBefore: Int) {
+        let start = rows.start[second]
         let end = rows.start[second + 1]
+        var below = start  // the first q not less than p
+        var notAbove = start  // the first q greater than p
+        var firstBefore = 0
+        var secondBefore = 0
         for entry in rows.range(first) {
             let value = rows.items[entry]
-            while index < end, rows.items[index] < value { index += 1 }
-            count += index - rows.start[second]
+            while below < end, rows.items[below] < value { below += 1 }
+            if notAbove < below { notAbove = below }
+            while notAbove < end, rows.items[notAbove] <= value { notAbove += 1 }
+            firstBefore += below - start
+            secondBefore += end - notAbove
         }
-        return count
+        return (firstBefore, secondBefore)
     }
 
     /// Transposition then sifting on one layer; returns whether its order changed.
@@ -91,8 +98,11 @@ extension Arrangement {
         let ends = neighbourEnds(units, layer: layer)
         // `row[position]` says whose line ends stand at that position now.
         var row = Array(units.indices)
-        func swapCost(_ a: Int, _ b: Int) -> Int {
-            Arrangement.inversions(ends.upper, a, b) + Arrangement.inversions(ends.lower, a, b)
+        /// The crossings between `a` and `b` with `a` first, and with `b` first, in one pass each way.
+        func costs(_ a: Int, _ b: Int) -> (aFirst: Int, bFirst: Int) {
+            let upper = Arrangement.crossings(ends.upper, a, b)
+            let lower = Arrangement.crossings(ends.lower, a, b)
+            return (upper.firstBefore + lower.firstBefore, upper.secondBefore + lower.secondBefore)
         }
         var changed = false
         var improved = true
@@ -102,8 +112,8 @@ extension Arrangement {
             rounds += 1
             for index in 0..<(units.count - 1) {
                 guard !mustPrecede.contains(units[index + 1], inRow: units[index]) else { continue }
-                let (a, b) = (row[index], row[index + 1])
-                if swapCost(b, a) < swapCost(a, b) {
+                let cost = costs(row[index], row[index + 1])
+                if cost.bFirst < cost.aFirst {
                     units.swapAt(index, index + 1)
                     row.swapAt(index, index + 1)
                     improved = true
@@ -127,8 +137,8 @@ extension Arrangement {
             var position = current
             while position > 0, current - position < window {
                 if mustPrecede.contains(unit, inRow: units[position - 1]) { break }
-                let other = row[position - 1]
-                delta += swapCost(origin, other) - swapCost(other, origin)
+                let cost = costs(origin, row[position - 1])
+                delta += cost.aFirst - cost.bFirst
                 position -= 1
                 if delta < bestDelta { bestDelta = delta; bestPosition = position }
             }
@@ -136,8 +146,8 @@ extension Arrangement {
             position = current
             while position < units.count - 1, position - current < window {
                 if mustPrecede.contains(units[position + 1], inRow: unit) { break }
-                let other = row[position + 1]
-                delta += swapCost(other, origin) - swapCost(origin, other)
+                let cost = costs(origin, row[position + 1])
+                delta += cost.bFirst - cost.aFirst
                 position += 1
                 if delta < bestDelta { bestDelta = delta; bestPosition = position }
             }

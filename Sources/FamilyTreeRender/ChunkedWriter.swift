@@ -42,6 +42,11 @@ struct ChunkedWriter<Output: RenderedOutput> {
         buffer.append(contentsOf: text.utf8)
     }
 
+    /// Bytes already rendered.
+    mutating func append(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+    }
+
     /// `text` escaped for XML character data and quoted attributes (`SafeText.appendXMLEscaped`).
     mutating func appendEscaped(_ text: String) {
         SafeText.appendXMLEscaped(text, to: &buffer)

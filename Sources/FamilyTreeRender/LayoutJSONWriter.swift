@@ -21,62 +21,69 @@ public enum LayoutJSONWriter {
     /// (`JSONWriter`'s layout, written here straight to bytes).
     public static func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
         var writer = ChunkedWriter(output)
-        /// `"key": [` records `]` at the top level; each record is written at an indent of four.
-        func array<Records: Collection>(_ key: StaticString, _ records: Records, last: Bool = false, _ record: (Records.Element) -> Void) throws {
-            writer.append("  \"")
-            writer.append(key)
-            guard !records.isEmpty else {
-                writer.append(last ? "\": []\n" : "\": [],\n")
-                return
+        let records = Records(graph: graph)
+        writer.append("{\n  \"direction\": \"\(layout.direction.rawValue)\",\n")
+        try array("edges", layout.edges, into: &writer) { records.edge($0, into: &$1) }
+        writer.append("  \"height\": ")
+        writer.appendNumber(layout.height)
+        writer.append(",\n  \"layerCount\": \(layout.layerCount),\n")
+        try array("members", layout.boxes, into: &writer) { records.member($0, into: &$1) }
+        try array("unions", layout.unions, into: &writer) { records.union($0, into: &$1) }
+        writer.append("  \"width\": ")
+        writer.appendNumber(layout.width)
+        writer.append("\n}\n")
+        try writer.flush()
+        output = writer.output
+    }
+
+    /// `"key": [` records `]` at the top level, each record at an indent of four. A long array is
+    /// written a batch at a time, the batch's records on every core into buffers of their own and
+    /// handed on in order: the same bytes as one pass, never the whole array in memory.
+    private static func array<Element: Sendable, Output>(
+        _ key: StaticString, _ elements: [Element], into writer: inout ChunkedWriter<Output>,
+        _ record: @escaping @Sendable (Element, inout ChunkedWriter<CollectedOutput>) -> Void
+    ) throws {
+        writer.append("  \"")
+        writer.append(key)
+        guard !elements.isEmpty else {
+            writer.append("\": [],\n")
+            return
+        }
+        writer.append("\": [\n")
+        let last = elements.count - 1
+        for batch in stride(from: 0, to: elements.count, by: recordsPerBatch) {
+            let parts = stride(from: batch, to: min(batch + recordsPerBatch, elements.count), by: recordsPerPart).map {
+                $0..<min($0 + recordsPerPart, elements.count)
             }
-            writer.append("\": [\n")
-            var remaining = records.count
-            for element in records {
-                record(element)
-                remaining -= 1
-                writer.append(remaining == 0 ? "\n" : ",\n")
+            let written = Parallel.map(parts) { part in
+                var partWriter = ChunkedWriter(CollectedOutput())
+                for index in part {
+                    record(elements[index], &partWriter)
+                    partWriter.append(index == last ? "\n" : ",\n")
+                }
+                try! partWriter.flush()  // Collecting in memory cannot fail.
+                return partWriter.output.bytes
+            }
+            for bytes in written {
+                writer.append(bytes)
                 try writer.flushIfFull()
             }
-            writer.append(last ? "  ]\n" : "  ],\n")
         }
-        func string(_ text: String) {
-            if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                writer.append(JSONWriter.quoted(text))
-            } else {
-                writer.append("\"")
-                writer.append(text)
-                writer.append("\"")
-            }
-        }
-        /// A list of ids at `indent` + 2 (the list's key stands at `indent`).
-        func ids(_ list: [String], indent: StaticString, closing: StaticString) {
-            guard !list.isEmpty else { writer.append("[]"); return }
-            writer.append("[\n")
-            for (position, id) in list.enumerated() {
-                writer.append(indent)
-                string(id)
-                writer.append(position == list.count - 1 ? "\n" : ",\n")
-            }
-            writer.append(closing)
-        }
-        func endpoint(_ endpoint: Layout.Endpoint) {
-            switch endpoint {
-            case .member(let member):
-                writer.append("{\n        \"member\": ")
-                string(graph.members[member].id)
-            case .union(let union):
-                writer.append("{\n        \"union\": ")
-                string(graph.unions[union].id)
-            }
-            writer.append("\n      }")
-        }
+        writer.append("  ],\n")
+    }
 
-        writer.append("{\n  \"direction\": \"\(layout.direction.rawValue)\",\n")
-        try array("edges", layout.edges) { edge in
+    private static var recordsPerBatch: Int { 16_384 }
+    private static var recordsPerPart: Int { 2_048 }
+
+    /// One record of each array, written at an indent of four.
+    private struct Records: Sendable {
+        let graph: FamilyGraph
+
+        func edge(_ edge: Layout.Edge, into writer: inout ChunkedWriter<CollectedOutput>) {
             writer.append("    {\n      \"from\": ")
-            endpoint(edge.from)
+            endpoint(edge.from, into: &writer)
             writer.append(",\n      \"kind\": ")
-            string(edge.kind.rawValue)
+            string(edge.kind.rawValue, into: &writer)
             writer.append(",\n      \"points\": ")
             if edge.points.isEmpty {
                 writer.append("[]")
@@ -92,17 +99,15 @@ public enum LayoutJSONWriter {
                 writer.append("      ]")
             }
             writer.append(",\n      \"to\": ")
-            endpoint(edge.to)
+            endpoint(edge.to, into: &writer)
             writer.append("\n    }")
         }
-        writer.append("  \"height\": ")
-        writer.appendNumber(layout.height)
-        writer.append(",\n  \"layerCount\": \(layout.layerCount),\n")
-        try array("members", layout.boxes) { box in
+
+        func member(_ box: Layout.MemberBox, into writer: inout ChunkedWriter<CollectedOutput>) {
             writer.append("    {\n      \"height\": ")
             writer.appendNumber(box.height)
             writer.append(",\n      \"id\": ")
-            string(graph.members[box.member].id)
+            string(graph.members[box.member].id, into: &writer)
             writer.append(",\n      \"layer\": \(box.layer),\n      \"width\": ")
             writer.appendNumber(box.width)
             writer.append(",\n      \"x\": ")
@@ -111,23 +116,53 @@ public enum LayoutJSONWriter {
             writer.appendNumber(box.y)
             writer.append("\n    }")
         }
-        try array("unions", layout.unions, last: false) { union in
+
+        func union(_ union: Layout.UnionPoint, into writer: inout ChunkedWriter<CollectedOutput>) {
             writer.append("    {\n      \"children\": ")
-            ids(union.children.map { graph.members[$0].id }, indent: "        ", closing: "      ]")
+            ids(union.children.map { graph.members[$0].id }, into: &writer)
             writer.append(",\n      \"id\": ")
-            string(graph.unions[union.union].id)
+            string(graph.unions[union.union].id, into: &writer)
             writer.append(",\n      \"partners\": ")
-            ids(union.partners.map { graph.members[$0].id }, indent: "        ", closing: "      ]")
+            ids(union.partners.map { graph.members[$0].id }, into: &writer)
             writer.append(",\n      \"x\": ")
             writer.appendNumber(union.x)
             writer.append(",\n      \"y\": ")
             writer.appendNumber(union.y)
             writer.append("\n    }")
         }
-        writer.append("  \"width\": ")
-        writer.appendNumber(layout.width)
-        writer.append("\n}\n")
-        try writer.flush()
-        output = writer.output
+
+        private func string(_ text: String, into writer: inout ChunkedWriter<CollectedOutput>) {
+            if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                writer.append(JSONWriter.quoted(text))
+            } else {
+                writer.append("\"")
+                writer.append(text)
+                writer.append("\"")
+            }
+        }
+
+        /// A list of ids in a record's field: items at an indent of eight.
+        private func ids(_ list: [String], into writer: inout ChunkedWriter<CollectedOutput>) {
+            guard !list.isEmpty else { writer.append("[]"); return }
+            writer.append("[\n")
+            for (position, id) in list.enumerated() {
+                writer.append("        ")
+                string(id, into: &writer)
+                writer.append(position == list.count - 1 ? "\n" : ",\n")
+            }
+            writer.append("      ]")
+        }
+
+        private func endpoint(_ endpoint: Layout.Endpoint, into writer: inout ChunkedWriter<CollectedOutput>) {
+            switch endpoint {
+            case .member(let member):
+                writer.append("{\n        \"member\": ")
+                string(graph.members[member].id, into: &writer)
+            case .union(let union):
+                writer.append("{\n        \"union\": ")
+                string(graph.unions[union].id, into: &writer)
+            }
+            writer.append("\n      }")
+        }
     }
 }

@@ -38,15 +38,27 @@ enum TreeFiles {
         }
         defer { if path != "-" { try? handle.close() } }
         var bytes: [UInt8] = []
-        // A regular file is read in one piece into its array (no chunk copies); anything else
-        // (a pipe, a device) in 1 MiB chunks up to the limit.
+        // A regular file is read straight into its array (no chunk copies); anything else (a pipe,
+        // a device), or what a growing file has beyond its size, in 1 MiB chunks up to the limit.
         var status = stat()
         if fstat(handle.fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 {
             let size = Int(status.st_size)
             guard size <= limit else {
                 throw .fileAccess(path: name, reason: "is larger than \(InputLimits.describe(limit)), the largest input familytree reads")
             }
-            bytes.reserveCapacity(size + 1)
+            var failure: Int32 = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                while count < size {
+                    let read = systemRead(handle.fileDescriptor, buffer.baseAddress! + count, size - count)
+                    if read < 0, errno == EINTR { continue }
+                    if read < 0 { failure = errno }
+                    guard read > 0 else { return }
+                    count += read
+                }
+            }
+            if failure != 0 { throw .fileAccess(path: name, reason: "cannot be read (\(String(cString: strerror(failure))))") }
+            // A shorter read is the file's end (it shrank); a full one may have more after it.
+            if bytes.count < size { return bytes }
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {

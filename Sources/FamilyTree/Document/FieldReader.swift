@@ -1,11 +1,14 @@
 /// Reads typed fields from one JSON object, collecting a problem for each field it cannot read.
 struct FieldReader<Node: JSONNode> {
     private let fields: Node?
+    /// Which keys may be there; most optional fields are absent, and are known to be at once.
+    private let keys: UInt64
     private let location: TreeLocation
     private(set) var problems: [TreeProblem] = []
 
     init(_ value: Node, at location: TreeLocation) {
         fields = value.isObject ? value : nil
+        keys = value.isObject ? value.keySignature : 0
         self.location = location
     }
 
@@ -17,7 +20,7 @@ struct FieldReader<Node: JSONNode> {
 
     /// The value of `key`, treating `null` as absent.
     private func value(_ key: String) -> Node? {
-        guard let value = fields?[key], !value.isNull else { return nil }
+        guard keys & KeySignature.bit(of: key) != 0, let value = fields?[key], !value.isNull else { return nil }
         return value
     }
 
@@ -102,12 +105,10 @@ struct FieldReader<Node: JSONNode> {
     mutating func date(_ key: String) -> PartialDate? {
         guard let value = value(key) else { return nil }
         if let text = value.stringValue {
+            if let date = PartialDate(text) { return date }
             if text.allSatisfy(\.isWhitespace) { return nil }
-            guard let date = PartialDate(text) else {
-                problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not a date (use 1850, 1850-03, 1850-03-02, --03-02, about 1850, before 1850, after 1850, between 1850 and 1860)", at: location.appending(key)))
-                return nil
-            }
-            return date
+            problems.append(TreeProblem(.invalidField, "\"\(key)\": \"\(text)\" is not a date (use 1850, 1850-03, 1850-03-02, --03-02, about 1850, before 1850, after 1850, between 1850 and 1860)", at: location.appending(key)))
+            return nil
         }
         if let literal = value.numberLiteral {
             let epoch = CalendarDate.dayNumber(year: 2001, month: 1, day: 1)

@@ -30,6 +30,8 @@ private struct RecordReader<Node: JSONNode> {
     private var connections: [CrossBloodlineConnection] = []
     private var connectionLocations: [TreeLocation] = []
     private let elementLines: [String: [Int]]
+    /// The position in the file's `unions` of the first union this reader reads.
+    private var unionNumberBase = 0
 
     private init(elementLines: [String: [Int]]) { self.elementLines = elementLines }
 
@@ -47,16 +49,27 @@ private struct RecordReader<Node: JSONNode> {
         problems.append(TreeProblem(.invalidField, message, ids: ids, at: location))
     }
 
-    private mutating func records(_ key: String, in root: Node) -> [(Node, TreeLocation)] {
-        guard let value = root[key] else { return [] }
+    /// The elements of a top-level array, with where each stands in the file.
+    private struct Records {
+        var key: String
+        var elements: [Node] = []
+        var lines: [Int] = []
+
+        var indices: Range<Int> { elements.indices }
+
+        /// Where the element at `position` stands; made as it is read (on the reading thread).
+        func location(_ position: Int) -> TreeLocation {
+            TreeLocation(path: "\(key)[\(position)]", line: position < lines.count ? lines[position] : nil)
+        }
+    }
+
+    private mutating func records(_ key: String, in root: Node) -> Records {
+        guard let value = root[key] else { return Records(key: key) }
         guard let elements = value.elements else {
             report("expected an array, found \(value.kindDescription)", at: TreeLocation(path: key))
-            return []
+            return Records(key: key)
         }
-        let lines = elementLines[key] ?? []
-        return elements.enumerated().map { position, element in
-            (element, TreeLocation(path: "\(key)[\(position)]", line: position < lines.count ? lines[position] : nil))
-        }
+        return Records(key: key, elements: elements, lines: elementLines[key] ?? [])
     }
 
     private mutating func readRoot(_ root: Node, duplicateKeys: [JSONDocument.DuplicateKey]) {
@@ -72,17 +85,60 @@ private struct RecordReader<Node: JSONNode> {
                    at: TreeLocation(path: duplicate.path, line: duplicate.location.line))
         }
         let memberRecords = records("members", in: root)
+        let unionRecords = records("unions", in: root)
         var seedLinks: [SeedLinks] = []
-        for (value, location) in memberRecords {
-            // Only the seed app's shape has links to turn into unions.
-            if let links = readMember(value, at: location), links.spouse != nil || !links.children.isEmpty { seedLinks.append(links) }
+        // Records are independent: on a large file, chunks of them are read on every core and
+        // joined in file order, exactly as one pass would read them (same records, problems and
+        // links, in the same order).
+        let parts = Self.chunks(memberRecords, as: Part.members) + Self.chunks(unionRecords, as: Part.unions)
+        nonisolated(unsafe) let shared = parts
+        let elementLines = elementLines
+        let read = Parallel.map(shared.indices) { index in
+            var reader = RecordReader(elementLines: elementLines)
+            var links: [SeedLinks] = []
+            switch shared[index] {
+            case .members(let records, let range):
+                for position in range {
+                    // Only the seed app's shape has links to turn into unions.
+                    if let found = reader.readMember(records.elements[position], at: records.location(position)), found.spouse != nil || !found.children.isEmpty {
+                        links.append(found)
+                    }
+                }
+            case .unions(let records, let range):
+                reader.unionNumberBase = range.lowerBound
+                for position in range { reader.readUnion(records.elements[position], at: records.location(position)) }
+            }
+            return Unchecked((reader, links))
         }
-        for (value, location) in records("unions", in: root) { readUnion(value, at: location) }
+        for part in read {
+            let (reader, links) = part.value
+            members += reader.members
+            memberLocations += reader.memberLocations
+            unions += reader.unions
+            unionLocations += reader.unionLocations
+            problems += reader.problems
+            pendingNestedLinks += reader.pendingNestedLinks
+            seedLinks += links
+        }
         deriveSeedUnions(from: seedLinks)
-        for (value, location) in records("crossBloodlineConnections", in: root) { readConnection(value, at: location) }
+        let connectionRecords = records("crossBloodlineConnections", in: root)
+        for position in connectionRecords.indices { readConnection(connectionRecords.elements[position], at: connectionRecords.location(position)) }
     }
 
     // MARK: Members
+
+    /// A run of records read together.
+    private enum Part {
+        case members(Records, Range<Int>)
+        case unions(Records, Range<Int>)
+    }
+
+    /// Records per part: large enough that a thread's start is nothing beside its work.
+    private static var recordsPerPart: Int { 8_192 }
+
+    private static func chunks(_ records: Records, as part: (Records, Range<Int>) -> Part) -> [Part] {
+        stride(from: 0, to: records.elements.count, by: recordsPerPart).map { part(records, $0..<min($0 + recordsPerPart, records.elements.count)) }
+    }
 
     /// What a member record says in the seed app's shape.
     private struct SeedLinks {
@@ -224,7 +280,7 @@ private struct RecordReader<Node: JSONNode> {
             report("a union must be an object, found \(value.kindDescription)", at: location)
             return
         }
-        let id = fields.id("id", required: false) ?? "unions[\(unions.count)]"
+        let id = fields.id("id", required: false) ?? "unions[\(unionNumberBase + unions.count)]"
         let partners = fields.idList("partners")
         var children: [ChildLink] = []
         for (position, element) in (fields.array("children") ?? []).enumerated() {

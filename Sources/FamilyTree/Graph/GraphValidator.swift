@@ -18,68 +18,46 @@ struct GraphValidator {
         let members = document.members
         var indexByID: [Member.ID: Int] = [:]
         indexByID.reserveCapacity(members.count)
-        for (position, member) in members.enumerated() {
-            if let first = indexByID[member.id] {
-                problems.append(TreeProblem(.duplicateID, "duplicate member id \"\(member.id)\" (first used at \(document.location(ofMember: first)))", ids: [member.id], at: document.location(ofMember: position)))
-            } else {
-                indexByID[member.id] = position
+        // By index: a `Member` is large, and copying each one costs more than the lookup.
+        for position in members.indices {
+            let id = members[position].id
+            if let first = indexByID.updateValue(position, forKey: id) {
+                indexByID[id] = first
+                problems.append(TreeProblem(.duplicateID, "duplicate member id \"\(id)\" (first used at \(document.location(ofMember: first)))", ids: [id], at: document.location(ofMember: position)))
             }
         }
         func describe(_ index: Int) -> String { "\(members[index].fullName.isEmpty ? "(no name)" : members[index].fullName) (\(members[index].id))" }
 
+        // A repeated union id is found in file order; each union is then resolved on its own (on
+        // every core for a large tree), and the results joined in file order.
         var unionIDs: [Union.ID: Int] = [:]
+        unionIDs.reserveCapacity(document.unions.count)
+        var firstWithID = Array(repeating: -1, count: document.unions.count)
+        for position in document.unions.indices {
+            let id = document.unions[position].id
+            if let first = unionIDs.updateValue(position, forKey: id) {
+                unionIDs[id] = first
+                firstWithID[position] = first
+            }
+        }
+        let resolved = Parallel.mapInChunks(document.unions.indices, chunkSize: 4_096) { [self, indexByID, firstWithID] position in
+            resolveUnion(at: position, firstWithID: firstWithID[position], indexByID: indexByID)
+        }
         var unions: [Union] = []
         var partners: [[Int]] = []
         var children: [[Int]] = []
         var childKinds: [[ChildKind]] = []
-        for (position, union) in document.unions.enumerated() {
-            let location = document.location(ofUnion: position)
-            if let first = unionIDs[union.id] {
-                problems.append(TreeProblem(.duplicateID, "duplicate union id \"\(union.id)\" (first used at \(document.location(ofUnion: first)))", ids: [union.id], at: location))
-                continue
-            }
-            unionIDs[union.id] = position
-            var partnerIndices: [Int] = []
-            for (slot, partner) in union.partners.enumerated() {
-                guard let index = indexByID[partner] else {
-                    problems.append(TreeProblem(.unknownReference, "unknown member id \"\(partner)\" as a partner of union \"\(union.id)\"", ids: [partner, union.id], at: location.appending("partners[\(slot)]")))
-                    continue
-                }
-                partnerIndices.append(index)
-            }
-            if union.partners.isEmpty {
-                problems.append(TreeProblem(.invalidField, "union \"\(union.id)\" has no partners", ids: [union.id], at: location))
-                continue
-            }
-            if partnerIndices.count == 2, partnerIndices[0] == partnerIndices[1] {
-                problems.append(TreeProblem(.selfMarriage, "\(describe(partnerIndices[0])) is married to themselves", ids: [members[partnerIndices[0]].id], at: location))
-                partnerIndices.removeLast()
-            }
-            if union.partners.count > 2 {
-                problems.append(TreeProblem(.tooManyPartners, "union \"\(union.id)\" has \(union.partners.count) partners; a union is a couple or a single parent", ids: [union.id] + union.partners, at: location))
-                partnerIndices = Array(partnerIndices.prefix(2))
-            }
-            var childIndices: [Int] = []
-            var kinds: [ChildKind] = []
-            var links: [ChildLink] = []
-            for (slot, link) in union.children.enumerated() {
-                guard let index = indexByID[link.member] else {
-                    problems.append(TreeProblem(.unknownReference, "unknown member id \"\(link.member)\" as a child of union \"\(union.id)\"", ids: [link.member, union.id], at: location.appending("children[\(slot)]")))
-                    continue
-                }
-                guard !childIndices.contains(index) else { continue }
-                childIndices.append(index)
-                kinds.append(link.kind)
-                links.append(link)
-            }
-            // Children in sibling order, kept together with their kinds.
-            let order = SiblingOrder.sorted(Array(childIndices.indices)) { members[childIndices[$0]].siblingOrderDate }
-            var sortedUnion = union
-            sortedUnion.children = order.map { links[$0] }
-            unions.append(sortedUnion)
-            partners.append(partnerIndices)
-            children.append(order.map { childIndices[$0] })
-            childKinds.append(order.map { kinds[$0] })
+        unions.reserveCapacity(resolved.count)
+        partners.reserveCapacity(resolved.count)
+        children.reserveCapacity(resolved.count)
+        childKinds.reserveCapacity(resolved.count)
+        for result in resolved {
+            problems += result.problems
+            guard let union = result.union else { continue }
+            unions.append(union)
+            partners.append(result.partners)
+            children.append(result.children)
+            childKinds.append(result.childKinds)
         }
 
         var unionsOfMember = Array(repeating: [Int](), count: members.count)
@@ -147,5 +125,75 @@ struct GraphValidator {
             problems.append(TreeProblem(.ancestryCycle, "a person cannot be their own ancestor: \(path)", ids: cycle.map { members[$0].id }, at: document.location(ofMember: cycle[0])))
         }
         return Result(unions: unions, topology: topology, indexByID: indexByID)
+    }
+    /// One union checked against the members: its partners' and children's indices (children in
+    /// sibling order, with their kinds), or `nil` for a union left out, and its problems.
+    private struct ResolvedUnion: Sendable {
+        var union: Union?
+        var partners: [Int] = []
+        var children: [Int] = []
+        var childKinds: [ChildKind] = []
+        var problems: [TreeProblem] = []
+    }
+
+    private func resolveUnion(at position: Int, firstWithID: Int, indexByID: [Member.ID: Int]) -> ResolvedUnion {
+        let members = document.members
+        let union = document.unions[position]
+        var result = ResolvedUnion(union: nil)
+        func describe(_ index: Int) -> String { "\(members[index].fullName.isEmpty ? "(no name)" : members[index].fullName) (\(members[index].id))" }
+        // Made only for a problem: most unions have none.
+        var location: TreeLocation { document.location(ofUnion: position) }
+        if firstWithID >= 0 {
+            result.problems.append(TreeProblem(.duplicateID, "duplicate union id \"\(union.id)\" (first used at \(document.location(ofUnion: firstWithID)))", ids: [union.id], at: location))
+            return result
+        }
+        var partnerIndices: [Int] = []
+        for (slot, partner) in union.partners.enumerated() {
+            guard let index = indexByID[partner] else {
+                result.problems.append(TreeProblem(.unknownReference, "unknown member id \"\(partner)\" as a partner of union \"\(union.id)\"", ids: [partner, union.id], at: location.appending("partners[\(slot)]")))
+                continue
+            }
+            partnerIndices.append(index)
+        }
+        if union.partners.isEmpty {
+            result.problems.append(TreeProblem(.invalidField, "union \"\(union.id)\" has no partners", ids: [union.id], at: location))
+            return result
+        }
+        if partnerIndices.count == 2, partnerIndices[0] == partnerIndices[1] {
+            result.problems.append(TreeProblem(.selfMarriage, "\(describe(partnerIndices[0])) is married to themselves", ids: [members[partnerIndices[0]].id], at: location))
+            partnerIndices.removeLast()
+        }
+        if union.partners.count > 2 {
+            result.problems.append(TreeProblem(.tooManyPartners, "union \"\(union.id)\" has \(union.partners.count) partners; a union is a couple or a single parent", ids: [union.id] + union.partners, at: location))
+            partnerIndices = Array(partnerIndices.prefix(2))
+        }
+        var childIndices: [Int] = []
+        var kinds: [ChildKind] = []
+        var links: [ChildLink] = []
+        for (slot, link) in union.children.enumerated() {
+            guard let index = indexByID[link.member] else {
+                result.problems.append(TreeProblem(.unknownReference, "unknown member id \"\(link.member)\" as a child of union \"\(union.id)\"", ids: [link.member, union.id], at: location.appending("children[\(slot)]")))
+                continue
+            }
+            guard !childIndices.contains(index) else { continue }
+            childIndices.append(index)
+            kinds.append(link.kind)
+            links.append(link)
+        }
+        var sortedUnion = union
+        result.partners = partnerIndices
+        if childIndices.count > 1 {
+            // Children in sibling order, kept together with their kinds.
+            let order = SiblingOrder.sorted(Array(childIndices.indices)) { members[childIndices[$0]].siblingOrderDate }
+            sortedUnion.children = order.map { links[$0] }
+            result.children = order.map { childIndices[$0] }
+            result.childKinds = order.map { kinds[$0] }
+        } else {
+            sortedUnion.children = links
+            result.children = childIndices
+            result.childKinds = kinds
+        }
+        result.union = sortedUnion
+        return result
     }
 }

@@ -71,14 +71,21 @@ package final class JSONTape {
         bytes.withUnsafeBufferPointer { buffer in
             for offset in offsets {
                 let end = min(offset, buffer.count)
-                while position < end {
-                    if buffer[position] == UInt8(ascii: "\n") { line += 1 }
-                    position += 1
+                if end > position {
+                    line += Self.lineBreaks(in: UnsafeBufferPointer(rebasing: buffer[position..<end]))
+                    position = end
                 }
                 result.append(line)
             }
         }
         return result
+    }
+
+    /// The `\n` bytes in `bytes`; branch-free, so the compiler vectorises it.
+    static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes { count &+= byte == UInt8(ascii: "\n") ? 1 : 0 }
+        return count
     }
 }
 
@@ -131,14 +138,21 @@ private struct TapeScanner {
             entries[position].end = UInt32(entries.count)
             return true
         }
-        var keys: [Int] = []
+        // The keys so far as a `KeySignature`: a new key is compared with the earlier ones only
+        // when its bit is already set, so most objects are checked without a comparison.
+        var signature: UInt64 = 0
+        var sawEscapedKey = false
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string(into: &entries) else { return false }
             let key = entries.count - 1
-            // A key written twice is JSONParser's to report.
-            if keys.contains(where: { Self.sameString(entries[$0], entries[key], in: bytes) }) { return false }
-            keys.append(key)
+            // A key written twice is JSONParser's to report. Escaped keys could spell the same text
+            // differently: an object with one among others goes to JSONParser (rare, always right).
+            if entries[key].flag { sawEscapedKey = true }
+            if sawEscapedKey, key != position + 1 { return false }
+            let bit = bytes.withUnsafeBufferPointer { KeySignature.bit(of: UnsafeBufferPointer(rebasing: $0[Int(entries[key].start)..<Int(entries[key].end)])) }
+            if signature & bit != 0, Self.repeatsAnEarlierKey(key, objectAt: position, in: entries, bytes: bytes) { return false }
+            signature |= bit
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
             index += 1
@@ -261,10 +275,19 @@ private struct TapeScanner {
         String(decoding: bytes[Int(entry.start)..<Int(entry.end)], as: UTF8.self)
     }
 
+    /// Whether the key at `key` repeats one before it in the object whose entry is at `object`.
+    static func repeatsAnEarlierKey(_ key: Int, objectAt object: Int, in entries: [JSONTape.Entry], bytes: [UInt8]) -> Bool {
+        var position = object + 1
+        while position < key {
+            if sameString(entries[position], entries[key], in: bytes) { return true }
+            // Past the key's value, nested containers and all.
+            let value = entries[position + 1]
+            position = value.kind == .array || value.kind == .object ? Int(value.end) : position + 2
+        }
+        return false
+    }
+
     static func sameString(_ first: JSONTape.Entry, _ second: JSONTape.Entry, in bytes: [UInt8]) -> Bool {
-        // Escaped keys could spell the same text differently: treat any escaped key as a possible
-        // repeat, which sends the document to JSONParser (rare, and always correct).
-        if first.flag || second.flag { return true }
         let length = Int(first.end - first.start)
         guard length == Int(second.end - second.start) else { return false }
         return bytes[Int(first.start)..<Int(first.end)].elementsEqual(bytes[Int(second.start)..<Int(second.end)])
@@ -300,6 +323,22 @@ package struct JSONTapeNode {
             }
             return nil
         }
+    }
+
+    /// The `KeySignature` of this object's keys (`unknown` when a key has escapes, whose bytes
+    /// are not its text).
+    var keySignature: UInt64 {
+        guard entry.kind == .object else { return 0 }
+        var signature: UInt64 = 0
+        var position = index + 1
+        let end = Int(entry.end)
+        while position < end {
+            let key = entries[position]
+            if key.flag { return KeySignature.unknown }
+            signature |= KeySignature.bit(of: UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]))
+            position = node(position + 1).after
+        }
+        return signature
     }
 
     /// The elements, when this is an array.

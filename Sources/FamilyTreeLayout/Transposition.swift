@@ -63,8 +63,8 @@ extension Arrangement {
                     if layerOf[child] == layer + 1 { lower.append(slot[child]) }
                 }
             }
-            upper[upperFrom...].sort()
-            lower[lowerFrom...].sort()
+            if upper.count - upperFrom > 1 { upper[upperFrom...].sort() }
+            if lower.count - lowerFrom > 1 { lower[lowerFrom...].sort() }
             upperStart.append(upper.count)
             lowerStart.append(lower.count)
         }

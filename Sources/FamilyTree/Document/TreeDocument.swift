@@ -65,8 +65,9 @@ extension TreeDocument {
     /// unions they were partners or children in, unions left with no partner go, and so do
     /// cross-bloodline connections that touch them. A document with none comes back unchanged.
     public func hidingRemovedMembers() -> TreeDocument {
+        // Most trees have no one removed: asked without copying a member.
+        guard members.contains(where: { $0.isRemoved }) else { return self }
         let removed = Set(members.lazy.filter(\.isRemoved).map(\.id))
-        guard !removed.isEmpty else { return self }
         var kept = TreeDocument(members: [], unions: [], crossBloodlineConnections: [])
         kept.problems = problems
         for (index, member) in members.enumerated() where !removed.contains(member.id) {

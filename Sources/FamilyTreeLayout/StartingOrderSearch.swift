@@ -83,7 +83,7 @@ struct StartingOrderSearch {
     /// Lays out `starts` (in parallel) and keeps the best, the earliest among equals.
     private mutating func consider(_ starts: [Arrangement.StartingOrder], slack: Double = 1.2) {
         guard !starts.isEmpty else { return }
-        let orders = Self.parallelMap(starts, ordering)
+        let orders = Parallel.map(starts, ordering)
         let inOrder = orders.map { $0.countCrossings() }
         // The order's own count (lines between neighbouring layers, long lines through their
         // placeholders) is close to the drawing's: an order `slack` times worse than the best is
@@ -92,7 +92,7 @@ struct StartingOrderSearch {
         let kept = orders.indices.filter { Double(inOrder[$0]) <= limit }
             .sorted { (inOrder[$0], $0) < (inOrder[$1], $1) }.prefix(Self.placedPerBatch).sorted()
         let (graph, layout) = (self.graph, self.layout)
-        let measured = Self.parallelMap(kept.map { orders[$0] }) { order in
+        let measured = Parallel.map(kept.map { orders[$0] }) { order in
             let candidate = layout(order)
             return (candidate, LayoutMetrics.measure(candidate, of: graph))
         }
@@ -104,18 +104,6 @@ struct StartingOrderSearch {
             bestStart = starts[index]
             fewestInOrder = min(fewestInOrder, inOrder[index])
         }
-    }
-
-    /// `transform` of each element, computed on up to two threads, in the input's order.
-    static func parallelMap<Element: Sendable, Result>(_ elements: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
-        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: elements.count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        nonisolated(unsafe) let shared = results
-        DispatchQueue.concurrentPerform(iterations: min(2, elements.count)) { worker in
-            for index in stride(from: worker, to: elements.count, by: 2) { shared[index] = transform(elements[index]) }
-        }
-        return results.map { $0! }
     }
 
     /// Units in which two or more members have parents in the tree, each with those members, in

@@ -79,6 +79,29 @@ struct ChunkedWriter<Output: RenderedOutput> {
         }
     }
 
+    /// Appends the records at `indices`, each written by `record` into a writer of its own: a batch
+    /// at a time, the batch's parts on every core, handed on in order. The same bytes as one pass,
+    /// and never more than a batch in memory.
+    mutating func appendRecords(
+        _ indices: Range<Int>, _ record: @escaping @Sendable (Int, inout ChunkedWriter<CollectedOutput>) -> Void
+    ) throws {
+        let (batchSize, partSize) = (16_384, 2_048)
+        for batch in stride(from: indices.lowerBound, to: indices.upperBound, by: batchSize) {
+            let batchEnd = min(batch + batchSize, indices.upperBound)
+            let parts = stride(from: batch, to: batchEnd, by: partSize).map { $0..<min($0 + partSize, batchEnd) }
+            let written = Parallel.map(parts) { part in
+                var partWriter = ChunkedWriter<CollectedOutput>(CollectedOutput())
+                for index in part { record(index, &partWriter) }
+                try! partWriter.flush()  // Collecting in memory cannot fail.
+                return partWriter.output.bytes
+            }
+            for bytes in written {
+                append(bytes)
+                try flushIfFull()
+            }
+        }
+    }
+
     /// Hands the buffer on when it is full; call between records.
     mutating func flushIfFull() throws {
         if buffer.count >= Self.chunkSize { try flush() }

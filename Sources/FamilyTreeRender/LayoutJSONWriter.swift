@@ -36,9 +36,8 @@ public enum LayoutJSONWriter {
         output = writer.output
     }
 
-    /// `"key": [` records `]` at the top level, each record at an indent of four. A long array is
-    /// written a batch at a time, the batch's records on every core into buffers of their own and
-    /// handed on in order: the same bytes as one pass, never the whole array in memory.
+    /// `"key": [` records `]` at the top level, each record at an indent of four, written on every
+    /// core in order (`ChunkedWriter.appendRecords`).
     private static func array<Element: Sendable, Output>(
         _ key: StaticString, _ elements: [Element], into writer: inout ChunkedWriter<Output>,
         _ record: @escaping @Sendable (Element, inout ChunkedWriter<CollectedOutput>) -> Void
@@ -51,29 +50,12 @@ public enum LayoutJSONWriter {
         }
         writer.append("\": [\n")
         let last = elements.count - 1
-        for batch in stride(from: 0, to: elements.count, by: recordsPerBatch) {
-            let parts = stride(from: batch, to: min(batch + recordsPerBatch, elements.count), by: recordsPerPart).map {
-                $0..<min($0 + recordsPerPart, elements.count)
-            }
-            let written = Parallel.map(parts) { part in
-                var partWriter = ChunkedWriter(CollectedOutput())
-                for index in part {
-                    record(elements[index], &partWriter)
-                    partWriter.append(index == last ? "\n" : ",\n")
-                }
-                try! partWriter.flush()  // Collecting in memory cannot fail.
-                return partWriter.output.bytes
-            }
-            for bytes in written {
-                writer.append(bytes)
-                try writer.flushIfFull()
-            }
+        try writer.appendRecords(elements.indices) { index, partWriter in
+            record(elements[index], &partWriter)
+            partWriter.append(index == last ? "\n" : ",\n")
         }
         writer.append("  ],\n")
     }
-
-    private static var recordsPerBatch: Int { 16_384 }
-    private static var recordsPerPart: Int { 2_048 }
 
     /// One record of each array, written at an indent of four.
     private struct Records: Sendable {

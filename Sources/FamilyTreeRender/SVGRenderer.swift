@@ -170,25 +170,11 @@ public struct SVGRenderer: Sendable {
             try writer.flushIfFull()
         }
         writer.append("</g>\n<g class=\"members\">\n")
-        // The members are most of the file: each batch is written on every core into buffers of
-        // its own, then handed on in order (the same bytes as one pass, a batch in memory at most).
+        // The members are most of the file: written on every core, in order.
         let boxes = layout.boxes
-        for batch in stride(from: 0, to: boxes.count, by: Self.boxesPerBatch) {
-            let parts = stride(from: batch, to: min(batch + Self.boxesPerBatch, boxes.count), by: Self.boxesPerPart).map {
-                $0..<min($0 + Self.boxesPerPart, boxes.count)
-            }
-            let written = Parallel.map(parts) { [self, crossBloodline] part in
-                var partWriter = ChunkedWriter(CollectedOutput())
-                for box in boxes[part] {
-                    writeMember(box, member: graph.members[box.member], highlighted: crossBloodline[box.member], into: &partWriter)
-                }
-                try! partWriter.flush()  // Collecting in memory cannot fail.
-                return partWriter.output.bytes
-            }
-            for bytes in written {
-                writer.append(bytes)
-                try writer.flushIfFull()
-            }
+        try writer.appendRecords(boxes.indices) { [self, crossBloodline] index, partWriter in
+            let box = boxes[index]
+            writeMember(box, member: graph.members[box.member], highlighted: crossBloodline[box.member], into: &partWriter)
         }
         writer.append("</g>\n")
         if !usedStyles.isEmpty { writeLegend(usedStyles, top: layout.height, into: &writer) }
@@ -198,9 +184,6 @@ public struct SVGRenderer: Sendable {
     }
 
     static let legendHeight = 30.0
-    /// Member boxes rendered between two writes to the output, and by one task.
-    private static var boxesPerBatch: Int { 16_384 }
-    private static var boxesPerPart: Int { 2_048 }
 
     /// Two short slashes across a divorced couple's line, as genealogy charts mark a divorce.
     private func writeDivorceMark<Output>(x: Double, y: Double, into writer: inout ChunkedWriter<Output>) {

@@ -45,6 +45,9 @@ public struct LayeredLayout: LayoutEngine {
         public var startingOrderBudget: Int
         /// The size of each member's box (width and height as drawn, whatever the direction).
         public var boxSize: @Sendable (Member) -> Size
+        /// What each point costs by which a younger sibling in another layer stands left of an elder
+        /// (see `SiblingsAcrossLayers.swift`); 0 leaves such pairs to the lines alone.
+        var birthOrderAcrossLayersWeight = 64
 
         /// Options with the given spacing and search effort.
         public init(

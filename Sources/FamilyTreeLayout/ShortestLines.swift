@@ -39,8 +39,9 @@ extension Placement {
         for child in 0..<min(realMembers, compact.crossParents.start.count - 1) {
             for entry in compact.crossParents.range(child) { crossLines.append((compact.crossParents.items[entry], child)) }
         }
+        let siblingPairs = options.birthOrderAcrossLayersWeight > 0 ? siblingPairsAcrossLayers() : []
         // Two more nodes hold the drawing's left and right edges: the width costs a little too.
-        let nodeCount = unitCount + lines.count + crossLines.count + 2
+        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + 2
         let (leftEdge, rightEdge) = (nodeCount - 2, nodeCount - 1)
         guard nodeCount <= maximumNodes, unitCount > 1 else { return false }
 
@@ -83,6 +84,15 @@ extension Placement {
         }
         for line in crossLines {
             addLine(node, from: anchor(ofMember: line.parent), to: anchor(ofMember: line.child), weight: Self.lineWeights.real)
+            node += 1
+        }
+        // A sibling pair's node stands at or right of both the younger's centre and one point right
+        // of the elder's; its edge from the younger then costs by how much the order is broken.
+        for pair in siblingPairs {
+            let (elder, younger) = (anchor(ofMember: pair.elder), anchor(ofMember: pair.younger))
+            edges.append(NetworkSimplex.Edge(tail: elder.unit, head: node, minLength: elder.offset + 1 - younger.offset, weight: 0))
+            edges.append(NetworkSimplex.Edge(tail: younger.unit, head: node, minLength: 0, weight: options.birthOrderAcrossLayersWeight))
+            ranks[node] = max(ranks[elder.unit] + elder.offset + 1 - younger.offset, ranks[younger.unit])
             node += 1
         }
         var right = 0

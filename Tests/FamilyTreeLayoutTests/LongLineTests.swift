@@ -89,3 +89,4 @@ import FamilyTree
         #expect(LayeredLayout().place(graph) == layout, "deterministic")
     }
 }
+

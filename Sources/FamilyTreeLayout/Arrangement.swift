@@ -71,10 +71,10 @@ struct Arrangement {
             // Members include any placeholders of long lines (see `LongEdgeChains`).
             let memberCount = layering.layerOfMember.count
             let unitCount = (layering.componentOfMember.max() ?? -1) + 1
-            // Units are components; their members are ordered along the partnerships.
+            // Units are components; their members are ordered so partners are neighbours.
             var membersOfComponent = Array(repeating: [Int](), count: unitCount)
             for member in 0..<memberCount { membersOfComponent[layering.componentOfMember[member]].append(member) }
-            let rows = CompactGraph.Rows(membersOfComponent.map { Arrangement.linearOrder(of: $0, graph: graph, layering: layering) })
+            let rows = CompactGraph.Rows(membersOfComponent.map { PartnerOrder.order(of: $0, graph: graph, layering: layering) })
             unitStart = rows.start
             unitMemberList = rows.items
             let unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
@@ -127,35 +127,6 @@ struct Arrangement {
 
     /// Members of `unit`, left to right (allocates: not for hot loops).
     func members(of unit: Int) -> [Int] { Array(unitMemberList[unitRange(unit)]) }
-
-    /// Members of one component ordered so partners are neighbours: along the chain of partnerships
-    /// from one end; a person with three or more partners has the first on one side and the rest on the other.
-    static func linearOrder(of members: [Int], graph: FamilyGraph, layering: Layering) -> [Int] {
-        guard members.count > 1 else { return members }
-        let component = layering.componentOfMember[members[0]]
-        func partners(_ member: Int) -> [Int] {
-            graph.partners(ofMemberAt: member).filter { layering.componentOfMember[$0] == component }
-        }
-        let start = members.first { partners($0).count == 1 } ?? members[0]
-        var order: [Int] = []
-        var placed = Set<Int>()
-        var stack = [start]
-        while let member = stack.popLast() {
-            guard placed.insert(member).inserted else { continue }
-            let next = partners(member).filter { !placed.contains($0) }
-            if next.count > 1, order.isEmpty {
-                // A hub at the very start: its first partner goes to its left.
-                order.append(next[0])
-                placed.insert(next[0])
-                order.append(member)
-                stack += next.dropFirst().reversed()
-                continue
-            }
-            order.append(member)
-            stack += next.reversed()
-        }
-        return order
-    }
 
     mutating func updateSlots() {
         for layer in layers.indices { updateSlots(layer: layer) }

@@ -10,6 +10,9 @@ enum SharedTrees {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/data/royal92/royal92.ged")
     static var haveRoyal92: Bool { FileManager.default.fileExists(atPath: royal92.path) }
+    static let tudors = royal92.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("gedcom-samples/EnglishTudorRoyalFamily.ged")
+    static var haveTudors: Bool { FileManager.default.fileExists(atPath: tudors.path) }
 }
 
 /// Siblings drawn in different layers (one married into a later generation) keep their birth order

@@ -32,7 +32,14 @@ enum PartnerOrder {
             }
         }
         func adjacent(_ order: [Int]) -> Int { zip(order, order.dropFirst()).reduce(0) { $0 + (unions[$1.0][$1.1] ?? 0) } }
-        let paths = heaviestPaths(unions: unions)
+        // Of the orders with the most couples together, the one that keeps most of the walk's
+        // couples: a first marriage (a king and his queen) before a later partner or a mistress.
+        var weights = unions.map { $0.mapValues { $0 * walk.count } }
+        for index in 1..<walk.count where weights[index - 1][index] != nil {
+            weights[index - 1][index]! += 1
+            weights[index][index - 1]! += 1
+        }
+        let paths = heaviestPaths(weights: weights)
         return adjacent(paths) > adjacent(Array(walk.indices)) ? paths.map { walk[$0] } : walk
     }
 
@@ -76,11 +83,12 @@ enum PartnerOrder {
         return (order, branches)
     }
 
-    /// Positions `0..<unions.count` ordered as the heaviest set of partnerships that forms paths,
-    /// found on a spanning tree of the partnerships (from position 0, neighbours in position order);
-    /// the paths follow each other by their first position, each from its end with the lower one.
-    static func heaviestPaths(unions: [[Int: Int]]) -> [Int] {
-        let count = unions.count
+    /// Positions `0..<weights.count` ordered as the heaviest set of partnerships (`weights` between
+    /// partners) that forms paths, found on a spanning tree of the partnerships (from position 0,
+    /// neighbours in position order); the paths follow each other by their first position, each
+    /// from its end with the lower one.
+    static func heaviestPaths(weights: [[Int: Int]]) -> [Int] {
+        let count = weights.count
         // The spanning tree, depth first (iteratively: a unit can be large).
         var parent = Array(repeating: -1, count: count)
         var visited = Array(repeating: false, count: count)
@@ -90,7 +98,7 @@ enum PartnerOrder {
             visited[root] = true
             while let node = stack.popLast() {
                 preorder.append(node)
-                for next in unions[node].keys.sorted(by: >) where !visited[next] {
+                for next in weights[node].keys.sorted(by: >) where !visited[next] {
                     visited[next] = true
                     parent[next] = node
                     stack.append(next)
@@ -108,7 +116,7 @@ enum PartnerOrder {
             var gains: [(gain: Int, child: Int)] = []
             for child in children[node] {
                 sum += best[child].2
-                let gain = unions[node][child]! + best[child].1 - best[child].2
+                let gain = weights[node][child]! + best[child].1 - best[child].2
                 if gain > 0 { gains.append((gain, child)) }
             }
             gains.sort { ($0.gain, -$0.child) > ($1.gain, -$1.child) }

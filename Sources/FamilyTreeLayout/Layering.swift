@@ -9,7 +9,7 @@ import FamilyTree
 /// price), so the ancestry of someone who married in floats down to their spouse's depth; trees
 /// too large for that are improved by moving families toward a child who married into a later
 /// generation (`demote`). Where fusing partners
-/// would put a child beside a parent (a man marrying his stepdaughter), that component is unfused
+/// would put a child beside a parent (a man marrying his stepdaughter), that partnership is unfused
 /// and its partners may stand in different layers.
 struct Layering {
     /// The layer of each member.
@@ -33,7 +33,7 @@ struct Layering {
         }
         for link in topology.crossLinks { parentsOf[link.child].append(link.parent) }
 
-        var unfused = Array(repeating: false, count: memberCount)
+        var unfused = Array(repeating: false, count: topology.partners.count)
         while true {
             let components = Layering.components(topology: topology, memberCount: memberCount, unfused: unfused)
             let siblings = Layering.siblingGroups(topology: topology, components: components)
@@ -45,10 +45,21 @@ struct Layering {
                 layerCount = (layerOfMember.max() ?? -1) + 1
                 return
             }
-            // Unfuse every component that sits on a cycle, then try again; all-unfused always works
-            // because validation rejects ancestry cycles.
+            // Unfuse every partnership of a component that sits on a cycle, then fuse back, one at a
+            // time in file order, each that leaves no cycle: only the marriage to a stepdaughter is
+            // unfused, not the first marriage too. All-unfused always works because validation
+            // rejects ancestry cycles, and without it every loop unfuses more.
             let cyclic = Layering.cyclicComponents(components: components, parentsOf: parentsOf)
-            for member in 0..<memberCount where cyclic.contains(components.ofMember[member]) { unfused[member] = true }
+            let unfusing = topology.partners.indices.filter { union in
+                topology.partners[union].count == 2 && !unfused[union] && cyclic.contains(components.ofMember[topology.partners[union][0]])
+            }
+            for union in unfusing { unfused[union] = true }
+            guard unfusing.count <= Layering.partnershipsTriedBack else { continue }
+            for union in unfusing {
+                unfused[union] = false
+                let trial = Layering.components(topology: topology, memberCount: memberCount, unfused: unfused)
+                if !Layering.cyclicComponents(components: trial, parentsOf: parentsOf).isEmpty { unfused[union] = true }
+            }
         }
     }
 
@@ -76,7 +87,11 @@ struct Layering {
         var count: Int
     }
 
-    /// Union-find over partnerships, numbering components by their first member.
+    /// At most this many partnerships of cyclic components are tried back one by one (each trial
+    /// is a pass over the tree); beyond that they all stay unfused.
+    static let partnershipsTriedBack = 64
+
+    /// Union-find over the partnerships not `unfused` (by union), numbering components by their first member.
     static func components(topology: Topology, memberCount: Int, unfused: [Bool]) -> Components {
         var parent = Array(0..<memberCount)
         func find(_ member: Int) -> Int {
@@ -86,7 +101,7 @@ struct Layering {
             while parent[current] != root { (parent[current], current) = (root, parent[current]) }
             return root
         }
-        for partners in topology.partners where partners.count == 2 && !unfused[partners[0]] && !unfused[partners[1]] {
+        for (union, partners) in topology.partners.enumerated() where partners.count == 2 && !unfused[union] {
             let (first, second) = (find(partners[0]), find(partners[1]))
             if first != second { parent[max(first, second)] = min(first, second) }
         }

@@ -48,6 +48,8 @@ public struct LayeredLayout: LayoutEngine {
         /// What each point costs by which a younger sibling in another layer stands left of an elder
         /// (see `SiblingsAcrossLayers.swift`); 0 leaves such pairs to the lines alone.
         var birthOrderAcrossLayersWeight = 64
+        /// Whether the multi-start search skips an order it has placed before (see `StartingOrderSearch`).
+        var skipsRepeatedOrders = true
 
         /// Options with the given spacing and search effort.
         public init(
@@ -77,6 +79,11 @@ public struct LayeredLayout: LayoutEngine {
 
     /// Places every member and union of `graph`: deterministic, no two boxes overlapping.
     public func place(_ graph: FamilyGraph) -> Layout {
+        search(graph).best
+    }
+
+    /// The multi-start search on `graph`, run when the tree is within `startingOrderBudget`.
+    func search(_ graph: FamilyGraph) -> StartingOrderSearch {
         let layering = Layering(graph: graph)
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
         // Measuring labels is independent per member: on every core for a large tree.
@@ -100,9 +107,11 @@ public struct LayeredLayout: LayoutEngine {
             _ = placement.shortenLines(maximumNodes: 60_000)
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
-        var search = StartingOrderSearch(graph: graph, layering: layering, ordering: ordering, layout: layout)
-        guard graph.members.count <= options.startingOrderBudget else { return search.best }
+        var search = StartingOrderSearch(
+            graph: graph, layering: layering, ordering: ordering, layout: layout, skipsRepeatedOrders: options.skipsRepeatedOrders
+        )
+        guard graph.members.count <= options.startingOrderBudget else { return search }
         search.run()
-        return search.best
+        return search
     }
 }

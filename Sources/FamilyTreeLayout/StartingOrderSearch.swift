@@ -20,6 +20,17 @@ struct StartingOrderSearch {
     private let first: Arrangement
     private var base = LayoutMetrics(members: 0, layers: 0, crossings: 0, totalEdgeLength: 0, width: 0, height: 0,
                                      coupleAdjacencyPercent: 0, birthOrderPercent: 0, overlaps: 0, longEdges: 0)
+    /// Orders already placed: another start often ends in the same order (most host trials change
+    /// nothing), and the same order draws the same, so it is not placed again (unless
+    /// `skipsRepeatedOrders` is off, which only tests use to show the result is the same).
+    private var placed: Set<PlacedOrder> = []
+    private let skipsRepeatedOrders: Bool
+    /// Orders placed and measured, the first one included.
+    private(set) var placements = 1
+    private struct PlacedOrder: Hashable {
+        let layers: [[Int]]
+        let unitMembers: [Int]
+    }
     private let graph: FamilyGraph
     private let layering: Layering
     private let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement
@@ -36,8 +47,10 @@ struct StartingOrderSearch {
     /// Starts with the layout of the arranged order (all that trees above the search's budget get).
     init(
         graph: FamilyGraph, layering: Layering,
-        ordering: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout
+        ordering: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout,
+        skipsRepeatedOrders: Bool = true
     ) {
+        self.skipsRepeatedOrders = skipsRepeatedOrders
         self.graph = graph
         self.layering = layering
         self.ordering = ordering
@@ -54,6 +67,7 @@ struct StartingOrderSearch {
     /// Tries the other starting orders, then, for each couple from two families, the other family.
     mutating func run() {
         base = LayoutMetrics.measure(best, of: graph)
+        placed.insert(PlacedOrder(layers: first.layers, unitMembers: first.unitMemberList))
         fewestInOrder = first.countCrossings()
         bestScore = score(base)
         let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...Self.shuffledStarts).map { .shuffled($0) }
@@ -91,6 +105,8 @@ struct StartingOrderSearch {
         let limit = Double(min(fewestInOrder, inOrder.min()!)) * slack
         let kept = orders.indices.filter { Double(inOrder[$0]) <= limit }
             .sorted { (inOrder[$0], $0) < (inOrder[$1], $1) }.prefix(Self.placedPerBatch).sorted()
+            .filter { placed.insert(PlacedOrder(layers: orders[$0].layers, unitMembers: orders[$0].unitMemberList)).inserted || !skipsRepeatedOrders }
+        placements += kept.count
         let (graph, layout) = (self.graph, self.layout)
         let measured = Parallel.map(kept.map { orders[$0] }) { order in
             let candidate = layout(order)

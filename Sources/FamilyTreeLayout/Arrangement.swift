@@ -56,7 +56,8 @@ struct Arrangement {
 
     /// See `StartingOrder.Host` and `StartingOrder.hostOfUnit`.
     let host: StartingOrder.Host
-    let hostOfUnit: [Int: Int]
+    /// The chosen host of each unit, -1 where `host` rules (an array: looked up for every child visited).
+    let hostOfUnit: [Int]
 
     /// What every starting order shares: the units, their members in partnership order, their
     /// layers, the sibling-order constraints and the layer sizes. Made once per layout.
@@ -104,7 +105,9 @@ struct Arrangement {
         self.compact = compact
         self.layering = layering
         self.host = start.host
-        self.hostOfUnit = start.hostOfUnit
+        var hostOfUnit = Array(repeating: -1, count: units.unitLayer.count)
+        for (unit, member) in start.hostOfUnit { hostOfUnit[unit] = member }
+        self.hostOfUnit = hostOfUnit
         unitStart = units.unitStart
         unitMemberList = units.unitMemberList
         unitOfMember = layering.componentOfMember

@@ -33,7 +33,7 @@ extension Arrangement {
     /// Whether the family of `child` may take in the child's unit (see `StartingOrder.Host`).
     func isHost(_ child: Int) -> Bool {
         let unit = unitOfMember[child]
-        if let chosen = hostOfUnit[unit] { return child == chosen }
+        if hostOfUnit[unit] >= 0 { return child == hostOfUnit[unit] }
         let range = unitRange(unit)
         guard host != .firstReached, range.count > 1 else { return true }
         let withParents = range.lazy.map { self.unitMemberList[$0] }.filter { self.compact.primaryParentUnion[$0] >= 0 }
@@ -164,15 +164,16 @@ extension Arrangement {
                 for other in placed { sums.append(sums.last! + width[other]![link.layer]) }
                 prefix[link.layer] = sums
             }
+            // Each link to a placed tree, looked up once rather than at every slot.
+            let placedLinks = links.compactMap { link -> (slot: Int, sums: [Double], own: Double, other: Double, link: TreeLink)? in
+                guard let otherSlot = slotOf[link.otherTree] else { return nil }
+                return (otherSlot, prefix[link.layer]!, width[tree]![link.layer], width[link.otherTree]![link.layer], link)
+            }
             var bestSlot = placed.count
             var bestCost = Double.infinity
             for slot in 0...placed.count {
                 var cost = 0.0
-                for link in links {
-                    guard let otherSlot = slotOf[link.otherTree] else { continue }
-                    let sums = prefix[link.layer]!
-                    let own = width[tree]![link.layer]
-                    let other = width[link.otherTree]![link.layer]
+                for (otherSlot, sums, own, other, link) in placedLinks {
                     if otherSlot < slot {
                         cost += link.position * own + (1 - link.otherPosition) * other + sums[slot] - sums[otherSlot + 1]
                     } else {

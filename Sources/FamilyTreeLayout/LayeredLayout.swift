@@ -93,8 +93,11 @@ public struct LayeredLayout: LayoutEngine {
         let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
         let options = self.options
         let units = Arrangement.Units(graph: graph, compact: chains.compact, layering: chains.layering)
-        let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement = { start in
-            var ordering = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, units: units, start: start)
+        let arrange: @Sendable (Arrangement.StartingOrder) -> Arrangement = { start in
+            Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, units: units, start: start)
+        }
+        let reduce: @Sendable (Arrangement) -> Arrangement = { first in
+            var ordering = first
             ordering.reduceCrossings(sweeps: options.sweeps)
             return ordering
         }
@@ -108,7 +111,7 @@ public struct LayeredLayout: LayoutEngine {
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
         var search = StartingOrderSearch(
-            graph: graph, layering: layering, ordering: ordering, layout: layout, skipsRepeatedOrders: options.skipsRepeatedOrders
+            graph: graph, layering: layering, arrange: arrange, reduce: reduce, layout: layout, skipsRepeatedOrders: options.skipsRepeatedOrders
         )
         guard graph.members.count <= options.startingOrderBudget else { return search }
         search.run()

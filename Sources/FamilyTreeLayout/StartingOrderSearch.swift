@@ -21,19 +21,31 @@ struct StartingOrderSearch {
     private var base = LayoutMetrics(members: 0, layers: 0, crossings: 0, totalEdgeLength: 0, width: 0, height: 0,
                                      coupleAdjacencyPercent: 0, birthOrderPercent: 0, overlaps: 0, longEdges: 0)
     /// Orders already placed: another start often ends in the same order (most host trials change
-    /// nothing), and the same order draws the same, so it is not placed again (unless
-    /// `skipsRepeatedOrders` is off, which only tests use to show the result is the same).
+    /// nothing), and the same order draws the same, so it is not placed again. Neither is a first
+    /// order reduced again (`reduced`). `skipsRepeatedOrders` off does both anyway: only tests use
+    /// it, to show the result is the same.
     private var placed: Set<PlacedOrder> = []
     private let skipsRepeatedOrders: Bool
-    /// Orders placed and measured, the first one included.
+    /// Orders placed and measured, and crossing reductions run, the first ones included.
     private(set) var placements = 1
+    private(set) var reductions = 1
     private struct PlacedOrder: Hashable {
         let layers: [[Int]]
         let unitMembers: [Int]
+
+        init(_ order: Arrangement) {
+            layers = order.layers
+            unitMembers = order.unitMemberList
+        }
     }
     private let graph: FamilyGraph
     private let layering: Layering
-    private let ordering: @Sendable (Arrangement.StartingOrder) -> Arrangement
+    /// The first order of a start, and crossing reduction from it.
+    private let arrange: @Sendable (Arrangement.StartingOrder) -> Arrangement
+    private let reduce: @Sendable (Arrangement) -> Arrangement
+    /// Crossing reduction is deterministic, so a start whose first order was reduced before (a host
+    /// trial that changes nothing) takes the reduced order from here.
+    private var reduced: [PlacedOrder: Arrangement] = [:]
     private let layout: @Sendable (Arrangement) -> Layout
 
     /// How many more layouts the host search may try (royal trees have hundreds of such couples).
@@ -47,15 +59,19 @@ struct StartingOrderSearch {
     /// Starts with the layout of the arranged order (all that trees above the search's budget get).
     init(
         graph: FamilyGraph, layering: Layering,
-        ordering: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout,
+        arrange: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement,
+        reduce: @escaping @Sendable (Arrangement) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout,
         skipsRepeatedOrders: Bool = true
     ) {
         self.skipsRepeatedOrders = skipsRepeatedOrders
         self.graph = graph
         self.layering = layering
-        self.ordering = ordering
+        self.arrange = arrange
+        self.reduce = reduce
         self.layout = layout
-        first = ordering(.arranged)
+        let start = arrange(.arranged)
+        first = reduce(start)
+        reduced[PlacedOrder(start)] = first
         best = layout(first)
     }
 
@@ -67,7 +83,7 @@ struct StartingOrderSearch {
     /// Tries the other starting orders, then, for each couple from two families, the other family.
     mutating func run() {
         base = LayoutMetrics.measure(best, of: graph)
-        placed.insert(PlacedOrder(layers: first.layers, unitMembers: first.unitMemberList))
+        placed.insert(PlacedOrder(first))
         fewestInOrder = first.countCrossings()
         bestScore = score(base)
         let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...Self.shuffledStarts).map { .shuffled($0) }
@@ -97,7 +113,7 @@ struct StartingOrderSearch {
     /// Lays out `starts` (in parallel) and keeps the best, the earliest among equals.
     private mutating func consider(_ starts: [Arrangement.StartingOrder], slack: Double = 1.2) {
         guard !starts.isEmpty else { return }
-        let orders = Parallel.map(starts, ordering)
+        let orders = ordered(starts)
         let inOrder = orders.map { $0.countCrossings() }
         // The order's own count (lines between neighbouring layers, long lines through their
         // placeholders) is close to the drawing's: an order `slack` times worse than the best is
@@ -105,7 +121,7 @@ struct StartingOrderSearch {
         let limit = Double(min(fewestInOrder, inOrder.min()!)) * slack
         let kept = orders.indices.filter { Double(inOrder[$0]) <= limit }
             .sorted { (inOrder[$0], $0) < (inOrder[$1], $1) }.prefix(Self.placedPerBatch).sorted()
-            .filter { placed.insert(PlacedOrder(layers: orders[$0].layers, unitMembers: orders[$0].unitMemberList)).inserted || !skipsRepeatedOrders }
+            .filter { placed.insert(PlacedOrder(orders[$0])).inserted || !skipsRepeatedOrders }
         placements += kept.count
         let (graph, layout) = (self.graph, self.layout)
         let measured = Parallel.map(kept.map { orders[$0] }) { order in
@@ -120,6 +136,23 @@ struct StartingOrderSearch {
             bestStart = starts[index]
             fewestInOrder = min(fewestInOrder, inOrder[index])
         }
+    }
+
+    /// The reduced order of each start: first orders made in parallel, each new one reduced (in
+    /// parallel) once, repeats taken from `reduced`.
+    private mutating func ordered(_ starts: [Arrangement.StartingOrder]) -> [Arrangement] {
+        let firstOrders = Parallel.map(starts, arrange)
+        let keys = firstOrders.map(PlacedOrder.init)
+        var new: [Int] = []
+        var seen: Set<PlacedOrder> = []
+        guard skipsRepeatedOrders else {
+            reductions += starts.count
+            return Parallel.map(firstOrders, reduce)
+        }
+        for (index, key) in keys.enumerated() where reduced[key] == nil && seen.insert(key).inserted { new.append(index) }
+        for (index, order) in zip(new, Parallel.map(new.map { firstOrders[$0] }, reduce)) { reduced[keys[index]] = order }
+        reductions += new.count
+        return keys.map { reduced[$0]! }
     }
 
     /// Units in which two or more members have parents in the tree, each with those members, in

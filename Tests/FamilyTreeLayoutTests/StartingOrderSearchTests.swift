@@ -4,7 +4,8 @@ import FamilyTree
 import FamilyTreeGEDCOM
 @testable import FamilyTreeLayout
 
-/// The multi-start search places each distinct order once: a repeat draws the same and cannot win.
+/// The multi-start search reduces and places each distinct order once: a repeat draws the same and
+/// cannot win.
 struct StartingOrderSearchTests {
     static func compare(_ graph: FamilyGraph) -> (skipping: StartingOrderSearch, placingAll: StartingOrderSearch) {
         var options = LayeredLayout.Options()
@@ -18,6 +19,7 @@ struct StartingOrderSearchTests {
         let (skipping, placingAll) = Self.compare(graph)
         #expect(skipping.best == placingAll.best)
         #expect(skipping.placements < placingAll.placements, "\(skipping.placements) against \(placingAll.placements)")
+        #expect(skipping.reductions < placingAll.reductions, "\(skipping.reductions) against \(placingAll.reductions)")
     }
 
     @Test(.enabled(if: SharedTrees.haveTudors, "../shared/data is not beside the package"))
@@ -28,5 +30,6 @@ struct StartingOrderSearchTests {
         #expect(skipping.best == placingAll.best)
         // Most host trials end in an order placed before.
         #expect(skipping.placements * 3 <= placingAll.placements * 2, "\(skipping.placements) against \(placingAll.placements)")
+        #expect(skipping.reductions < placingAll.reductions, "\(skipping.reductions) against \(placingAll.reductions)")
     }
 }

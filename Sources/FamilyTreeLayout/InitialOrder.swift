@@ -150,24 +150,28 @@ extension Arrangement {
         let bySize = order.roots.enumerated().sorted { (total($0.element), -$0.offset) > (total($1.element), -$1.offset) }.map(\.element)
         var placed: [Int] = []
         var unlinked = Set<Int>()
+        // Each placed tree's slot (by root unit, -1 before it is placed), and scratch for prefix sums
+        // by layer: arrays, as this loop runs for every tree at every start.
+        var slotOf = Array(repeating: -1, count: unitCount)
+        var prefix = Array(repeating: [Double](), count: order.layers.count)
         for tree in bySize {
             guard let links = linksOfTree[tree], !placed.isEmpty else {
                 if linksOfTree[tree] == nil { unlinked.insert(tree) } else { placed.append(tree) }
                 continue
             }
-            var slotOf: [Int: Int] = [:]
             for (index, other) in placed.enumerated() { slotOf[other] = index }
             // Prefix sums of placed widths on each layer a link of this tree is measured at.
-            var prefix: [Int: [Double]] = [:]
-            for link in links where prefix[link.layer] == nil {
+            for link in links { prefix[link.layer] = [] }
+            for link in links where prefix[link.layer].isEmpty {
                 var sums = [0.0]
                 for other in placed { sums.append(sums.last! + width[other]![link.layer]) }
                 prefix[link.layer] = sums
             }
             // Each link to a placed tree, looked up once rather than at every slot.
             let placedLinks = links.compactMap { link -> (slot: Int, sums: [Double], own: Double, other: Double, link: TreeLink)? in
-                guard let otherSlot = slotOf[link.otherTree] else { return nil }
-                return (otherSlot, prefix[link.layer]!, width[tree]![link.layer], width[link.otherTree]![link.layer], link)
+                let otherSlot = slotOf[link.otherTree]
+                guard otherSlot >= 0 else { return nil }
+                return (otherSlot, prefix[link.layer], width[tree]![link.layer], width[link.otherTree]![link.layer], link)
             }
             var bestSlot = placed.count
             var bestCost = Double.infinity

@@ -6,10 +6,10 @@ import FamilyTree
 /// estimate predicts it well. Small trees can afford to lay out several starting orders and keep
 /// the best.
 ///
-/// Candidates are compared on crossings (counted twice), line length and width, each relative to
-/// the first layout's, so a layout a little more crossed but much narrower can win. Candidates are
-/// laid out two at a time on separate threads; which one wins depends only on the scores and the
-/// candidates' fixed order, never on timing or the number of cores.
+/// Candidates are compared on crossings (counted twice), line length, width and birth order, each
+/// relative to the first layout's, so a layout a little more crossed but much narrower can win.
+/// Candidates are laid out two at a time on separate threads; which one wins depends only on the
+/// scores and the candidates' fixed order, never on timing or the number of cores.
 struct StartingOrderSearch {
     /// The best layout found so far.
     private(set) var best: Layout
@@ -75,9 +75,14 @@ struct StartingOrderSearch {
         best = layout(first)
     }
 
+    /// Crossings (counted twice), line length, width and families out of birth order, each relative
+    /// to the first layout's. Birth order across layers is a soft rule of the placement, so an order
+    /// can cross less by leaving more families out of order (Queen.ged: 15% fewer crossings for
+    /// 2.8% more families out of order); that is not a better drawing.
     private func score(_ metrics: LayoutMetrics) -> Double {
         2 * Double(metrics.crossings + 1) / Double(base.crossings + 1)
             + metrics.totalEdgeLength / max(1, base.totalEdgeLength) + metrics.width / max(1, base.width)
+            + (101 - metrics.birthOrderPercent) / (101 - base.birthOrderPercent)
     }
 
     /// Tries the other starting orders, then, for each couple from two families, the other family.

@@ -79,11 +79,13 @@ struct StartingOrderSearch {
     /// to the first layout's. Birth order across layers is a soft rule of the placement, so an order
     /// can cross less by leaving more families out of order (Queen.ged: 15% fewer crossings for
     /// 2.8% more families out of order); that is not a better drawing.
-    private func score(_ metrics: LayoutMetrics) -> Double {
+    static func score(_ metrics: LayoutMetrics, against base: LayoutMetrics) -> Double {
         2 * Double(metrics.crossings + 1) / Double(base.crossings + 1)
             + metrics.totalEdgeLength / max(1, base.totalEdgeLength) + metrics.width / max(1, base.width)
             + (101 - metrics.birthOrderPercent) / (101 - base.birthOrderPercent)
     }
+
+    private func score(_ metrics: LayoutMetrics) -> Double { Self.score(metrics, against: base) }
 
     /// Tries the other starting orders, then, for each couple from two families, the other family.
     mutating func run() {

@@ -1,6 +1,7 @@
 import FamilyTree
 import Foundation
 import Testing
+import TestSupport
 @testable import FamilyTreeSync
 
 /// The kinds of store the suite runs against: SQLite always; PostgreSQL in a build with the
@@ -98,7 +99,7 @@ func member(_ id: String, _ fields: [String: String] = [:]) -> (DocumentKey, Str
     return (DocumentKey(.familyTree, id), JSONWriter.compactString(from: .object(object)))
 }
 
-@Suite struct DocumentStoreTests {
+@Suite(.threadsOfItsOwn) struct DocumentStoreTests {
     @Test(arguments: StoreKind.allCases)
     func compareAndSetIdempotenceAndSequence(kind: StoreKind) async throws {
         let fixture = StoreFixture(kind)

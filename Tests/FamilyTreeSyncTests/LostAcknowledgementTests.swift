@@ -1,6 +1,7 @@
 import FamilyTree
 import FamilyTreeSync
 import Testing
+import TestSupport
 
 /// A store that commits a push and then loses the reply, as a kill or a dropped connection
 /// between the store's commit and the device's record of it would.
@@ -25,7 +26,7 @@ final class ReplyLosingStore: DocumentStore, @unchecked Sendable {
     }
 }
 
-@Suite struct LostAcknowledgementTests {
+@Suite(.threadsOfItsOwn) struct LostAcknowledgementTests {
     /// One device: synced, then an edit whose push reached the store but whose reply was lost.
     func deviceAfterALostReply(_ kind: StoreKind) async throws -> (Device, any DocumentStore, StoreFixture) {
         let fixture = StoreFixture(kind)

@@ -1,11 +1,12 @@
 import FamilyTree
 import Foundation
 import Testing
+import TestSupport
 @testable import FamilyTreeSync
 
 /// A tree shared in roles, on every store: each role against each operation, revocation, the
 /// audit trail, and several users writing one tree at once.
-@Suite struct SharedTreeTests {
+@Suite(.threadsOfItsOwn) struct SharedTreeTests {
     enum Operation: String, CaseIterable, CustomTestStringConvertible {
         case read, create, edit, delete, share, unshare, transfer, readLog, deleteTree
 

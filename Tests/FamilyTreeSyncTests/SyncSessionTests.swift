@@ -1,6 +1,7 @@
 import FamilyTree
 import Foundation
 import Testing
+import TestSupport
 @testable import FamilyTreeSync
 
 /// One device: its own sync state, its own copy of the documents.
@@ -37,7 +38,7 @@ struct Device {
     }
 }
 
-@Suite struct SyncSessionTests {
+@Suite(.threadsOfItsOwn) struct SyncSessionTests {
     /// Two devices of one user that both start from the same synced tree.
     func twoDevices(_ kind: StoreKind) async throws -> (Device, Device, StoreFixture) {
         let fixture = StoreFixture(kind)

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `familytree sync` as a real process: killed mid-push, run twice at once, pulled on another device.
-@Suite(.serialized) struct SyncProcessTests {
+@Suite(.serialized, .threadsOfItsOwn) struct SyncProcessTests {
     let scratch: Scratch
     let home: String
 
@@ -41,8 +41,8 @@ import TestSupport
         let reader = try SQLiteDocumentStore(path: storePath)
         let push = try startPush(tree: tree, store: store)
         // Wait until some batches are in the store (its write-ahead log passes 2 MB), then kill -9 in
-        // the middle of the push. The wait blocks this thread on purpose: a task sleeping on the
-        // cooperative pool can wake too late while other tests keep the pool's threads busy.
+        // the middle of the push. The wait blocks a thread of the suite's own (`.threadsOfItsOwn`):
+        // a task sleeping on the cooperative pool can wake too late while other tests keep it busy.
         let deadline = Date().addingTimeInterval(60)
         let log = storePath + "-wal"
         while push.isRunning, Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0) < 2_000_000 {
@@ -108,7 +108,7 @@ import TestSupport
 import FamilyTreePostgres
 
 /// The PostgreSQL store through the CLI, with the server stopped abruptly mid-push.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_PG_CTL"] != nil, "FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)"))
+@Suite(.serialized, .threadsOfItsOwn, .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_PG_CTL"] != nil, "FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)"))
 struct PostgresSyncProcessTests {
     @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() async throws {
         // A server of its own: stopping the shared one would cut every other test's connection.

@@ -40,9 +40,9 @@ extension Placement {
             for entry in compact.crossParents.range(child) { crossLines.append((compact.crossParents.items[entry], child)) }
         }
         let siblingPairs = options.birthOrderAcrossLayersWeight > 0 ? siblingPairsAcrossLayers() : []
-        // Two more nodes hold the drawing's left and right edges: the width costs a little too.
-        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + 2
-        let (leftEdge, rightEdge) = (nodeCount - 2, nodeCount - 1)
+        // Three more nodes hold the drawing's left and right edges and its width allowance: width costs too.
+        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + 3
+        let (leftEdge, rightEdge, allowance) = (nodeCount - 3, nodeCount - 2, nodeCount - 1)
         guard nodeCount <= maximumNodes, unitCount > 1 else { return false }
 
         // Ranks are whole points: each unit's left edge; a union or member stands at a fixed offset in its unit.
@@ -106,10 +106,26 @@ extension Placement {
         ranks[leftEdge] = ranks[0..<unitCount].min() ?? 0
         ranks[rightEdge] = right
         edges.append(NetworkSimplex.Edge(tail: leftEdge, head: rightEdge, minLength: 0, weight: Self.widthWeight))
+        // The allowance node stands at or right of both the right edge and the left edge plus the
+        // allowed width, so its edge from the left edge costs only for width beyond the allowance.
+        let allowed = Int((packedWidth() * options.widthAllowance.ratio).rounded(.up))
+        edges.append(NetworkSimplex.Edge(tail: leftEdge, head: allowance, minLength: allowed, weight: options.widthAllowance.weight))
+        edges.append(NetworkSimplex.Edge(tail: rightEdge, head: allowance, minLength: 0, weight: 0))
+        ranks[allowance] = max(ranks[leftEdge] + allowed, ranks[rightEdge])
         var simplex = NetworkSimplex(nodeCount: nodeCount, edges: edges, feasibleRanks: ranks)
         simplex.solve(maxExchanges: 20 * nodeCount + 1_000)
         let least = (0..<unitCount).map { simplex.rank[$0] }.min() ?? 0
         for unit in 0..<unitCount { unitStart[unit] = Double(simplex.rank[unit] - least) }
         return true
+    }
+
+    /// The width of the widest layer with its units packed side by side: no drawing is narrower.
+    func packedWidth() -> Double {
+        var widest = 0.0
+        for layer in arrangement.layers where !layer.isEmpty {
+            let units = layer.reduce(0.0) { $0 + unitWidth[$1] }
+            widest = max(widest, units + options.unitSpacing * Double(layer.count - 1))
+        }
+        return widest
     }
 }

@@ -17,9 +17,12 @@ public struct ThreadsOfItsOwn: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        // Once per test case is enough; the suite and the parameterised function pass through.
-        guard testCase != nil else { return try await function() }
-        try await withTaskExecutorPreference(QueueExecutor.shared, operation: function)
+        try await withTaskExecutorPreference(QueueExecutor.shared) {
+            // The preference takes effect when the task is next enqueued: a sleep always suspends,
+            // so the test starts on the queue, not on whatever thread called this.
+            try await Task.sleep(for: .milliseconds(1))
+            try await function()
+        }
     }
 }
 
@@ -48,3 +51,4 @@ public final class QueueExecutor: TaskExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
+

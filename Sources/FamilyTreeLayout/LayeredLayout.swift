@@ -54,7 +54,7 @@ public struct LayeredLayout: LayoutEngine {
         /// from the one above, just because every line is a little shorter that way. Within the
         /// allowance the lines decide. Measured on 20 real trees (17 never tuned for): the Tudors 18,161
         /// -> 16,718 wide (dot: 16,987) for 6% more line, kennedy.ged 10,036 -> 9,590 for 2% more,
-        /// and no tree fell behind dot on a measure where it had been ahead; 1.10 made three trees'
+        /// and no tree fell behind dot on a measure where it had been ahead; 1.10 made two more trees'
         /// lines longer than dot's and 1.18 left the Tudors wider; weights 120 and 240 drew the same
         /// (see `ShortestLines.swift`).
         var widthAllowance = (ratio: 1.15, weight: 120)

@@ -57,7 +57,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
         // Nothing else of the test process goes to the child, nor to whatever the child starts.
-        closingFrom3?(&actions, 3)
+        _ = closingFrom3?(&actions, 3)
 
         // The child starts with no blocked signals and the default actions, whatever the test runner set.
         var attributes = posix_spawnattr_t()

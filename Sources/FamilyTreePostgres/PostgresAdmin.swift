@@ -233,27 +233,57 @@ public enum PostgresAdmin {
         try await withConnection(adminURL) { connection, logger in try await install(connection: connection, logger: logger) }
     }
 
+    /// One administrator at a time installs: setting up policies and roles concurrently races.
     private static func install(connection: PostgresConnection, logger: Logger) async throws {
+        guard try await installedVersion(connection: connection, logger: logger) != schemaVersion else { return }
+        try await connection.inTransaction(logger: logger) {
+            _ = try await connection.rows("SELECT pg_advisory_xact_lock(\(administratorsLock))", logger: logger)
+            // Another administrator may have installed it while this one waited.
+            guard try await installedVersion(connection: connection, logger: logger) != schemaVersion else { return }
+            for statement in schema { _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger) }
+        }
+    }
+
+    private static func installedVersion(connection: PostgresConnection, logger: Logger) async throws -> String? {
         let check = try await connection.rows("""
             SELECT coalesce(obj_description(to_regclass('public.familytree_documents'), 'pg_class'), '')
             """, logger: logger)
-        guard try check.first?.decode(String.self) != schemaVersion else { return }
-        for statement in schema { _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger) }
+        return try check.first?.decode(String.self)
     }
+
+    /// The advisory lock administrators take to change roles and the schema one at a time.
+    static let administratorsLock: Int64 = 7_246_001
 
     /// Creates (or updates the password of) the login role of user `uid`, a member of the
     /// application role: it reaches its own documents and no one else's.
     public static func createUser(_ uid: String, password: String, adminURL: String) async throws(SyncError) {
         guard !uid.isEmpty else { throw .missingUser }
         guard !uid.hasPrefix("pg_"), uid != "familytree_app", uid != "postgres" else { throw .accessDenied("\"\(uid)\" is reserved") }
-        let role = "\"" + uid.replacingAll("\"", with: "\"\"") + "\""
-        let secret = "'" + password.replacingAll("'", with: "''") + "'"
         try await withConnection(adminURL) { connection, logger in
             try await install(connection: connection, logger: logger)
-            let exists = try await !connection.rows("SELECT 1 FROM pg_roles WHERE rolname = \(uid)", logger: logger).isEmpty
-            let statement = exists ? "ALTER ROLE \(role) WITH LOGIN PASSWORD \(secret)" : "CREATE ROLE \(role) LOGIN PASSWORD \(secret)"
-            _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
-            _ = try await connection.rows(PostgresQuery(unsafeSQL: "GRANT familytree_app TO \(role)"), logger: logger)
+            // The name and password reach the server as parameters of this session (which ends
+            // with the call) and are quoted there (%I, %L).
+            // The role is made in one statement, which holds the administrators' lock only while
+            // the server runs it: a client that stalls between round trips (a busy machine, a
+            // starved thread pool) never keeps every other administrator waiting.
+            _ = try await connection.rows("""
+                SELECT set_config('familytree.new_role', \(uid), false), set_config('familytree.new_password', \(password), false)
+                """, logger: logger)
+            _ = try await connection.rows(PostgresQuery(unsafeSQL: """
+                DO $$
+                DECLARE
+                    name text := current_setting('familytree.new_role');
+                    secret text := current_setting('familytree.new_password');
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(administratorsLock));
+                    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = name) THEN
+                        EXECUTE format('ALTER ROLE %I WITH LOGIN PASSWORD %L', name, secret);
+                    ELSE
+                        EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L', name, secret);
+                    END IF;
+                    EXECUTE format('GRANT familytree_app TO %I', name);
+                END $$
+                """), logger: logger)
         }
     }
 
@@ -263,11 +293,7 @@ public enum PostgresAdmin {
         do {
             let connection = try await PostgresConnection.connect(configuration: try address.configuration(), id: 2, logger: logger)
             do {
-                // One administrator at a time: setting up policies and roles concurrently races.
-                try await connection.inTransaction(logger: logger) {
-                    _ = try await connection.rows("SELECT pg_advisory_xact_lock(7246001)", logger: logger)
-                    try await body(connection, logger)
-                }
+                try await body(connection, logger)
                 try? await connection.close()
             } catch {
                 try? await connection.close()
@@ -279,13 +305,4 @@ public enum PostgresAdmin {
     }
 }
 
-extension String {
-    /// Every `target` replaced, scalar by scalar: a quote followed by a combining mark is one
-    /// `Character` but still a quote to PostgreSQL, so characters must not be compared here.
-    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
-        var result = ""
-        for scalar in unicodeScalars { if scalar == target { result += replacement } else { result.unicodeScalars.append(scalar) } }
-        return result
-    }
-}
 #endif

@@ -1,0 +1,134 @@
+#if PostgreSQL
+import Dispatch
+@testable import FamilyTreePostgres
+import FamilyTreeSync
+import Foundation
+import Testing
+import TestSupport
+
+/// The administrator's commands: a user's login role made from any name and password, and the
+/// administrators' lock held only while the server works, never while a client stalls.
+@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+struct PostgresAdminTests {
+    /// A name and a password made to break out of any quoting: both reach the server as they are.
+    @Test func aHostileNameAndPasswordMakeExactlyThatRole() async throws {
+        let admin = try PostgresTestServer.adminURL()
+        let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+        let uid = "ft" + String(UInt32.random(in: .min ... .max), radix: 36) + "_o'b\"$$;--é\u{301}"
+        let password = "p'w\"$$\\ \u{301}'; DROP ROLE familytree_app; --"
+        try await PostgresAdmin.createUser(uid, password: password, adminURL: admin)
+        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        let store = try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):\(encoded(password))@\(host)")
+        #expect(store.role == uid)
+        let (key, body) = member("ada")
+        #expect(try await store.push(user: uid, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+        await store.close()
+        // Made again with a new password: the old one no longer logs in.
+        try await PostgresAdmin.createUser(uid, password: "second", adminURL: admin)
+        await #expect(throws: SyncError.self) {
+            try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):\(encoded(password))@\(host)")
+        }
+        let again = try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):second@\(host)")
+        #expect(try await again.pull(user: uid, after: 0, limit: 10).map(\.body) == [body])
+        await again.close()
+    }
+
+    /// An administrator whose client stalls at every step (a busy machine, a starved thread pool)
+    /// keeps no other administrator waiting: while it stands still, another user is made at once.
+    @Test func aStalledAdministratorKeepsNoOtherWaiting() async throws {
+        let admin = try PostgresTestServer.adminURL()
+        let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36)
+        // The schema is in place first: installing it is the one thing administrators do in turn.
+        try await PostgresAdmin.install(adminURL: admin)
+        let stepped = SteppedExecutor()
+        let slowDone = Flag()
+        let slow = Task {
+            defer { slowDone.set() }
+            try await withTaskExecutorPreference(stepped) {
+                try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
+            }
+        }
+        var stalls = 0
+        while await stepped.waitForNextJob(orUntil: slowDone) {
+            stalls += 1
+            // The slow client stands still here, whatever it has sent; another administrator goes on.
+            let started = ContinuousClock.now
+            let fastDone = Flag()
+            let fastName = prefix + "_fast\(stalls)"
+            let fast = Task {
+                defer { fastDone.set() }
+                try await PostgresAdmin.createUser(fastName, password: "pw", adminURL: admin)
+            }
+            while !fastDone.isSet, ContinuousClock.now - started < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let finished = fastDone.isSet
+            #expect(finished, "another administrator waited more than 10 s while one stood still at its step \(stalls)")
+            if !finished {
+                // Let the stalled one finish so the waiting one can; then stop.
+                stepped.runFreely()
+                _ = try? await fast.value
+                break
+            }
+            try await fast.value
+            stepped.step()
+        }
+        try await slow.value
+        #expect(stalls >= 3, "the client was stopped at each of its steps (\(stalls))")
+    }
+}
+
+/// A task executor that runs a job only when the test says so: between steps, its task stands still.
+final class SteppedExecutor: TaskExecutor, @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [UnownedJob] = []
+    private var free = false
+    private let queue = DispatchQueue(label: "familytree.tests.stepped")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let runNow = lock.withLock {
+            if !free { pending.append(job) }
+            return free
+        }
+        if runNow { run(job) }
+    }
+
+    private func run(_ job: UnownedJob) {
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Runs the oldest waiting job.
+    func step() {
+        let job = lock.withLock { pending.isEmpty ? nil : pending.removeFirst() }
+        if let job { run(job) }
+    }
+
+    /// Runs every job from now on as it comes.
+    func runFreely() {
+        let jobs = lock.withLock {
+            free = true
+            defer { pending.removeAll() }
+            return pending
+        }
+        jobs.forEach(run)
+    }
+
+    /// Waits until a job waits for its step (true) or `done` is set (false).
+    func waitForNextJob(orUntil done: Flag) async -> Bool {
+        while true {
+            if lock.withLock({ !pending.isEmpty }) { return true }
+            if done.isSet { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// A flag one task sets and another reads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+#endif

@@ -251,6 +251,9 @@ public enum PostgresAdmin {
         return try check.first?.decode(String.self)
     }
 
+    /// The longest role name PostgreSQL keeps whole (NAMEDATALEN - 1), in UTF-8 bytes.
+    static let maximumUserBytes = 63
+
     /// The advisory lock administrators take to change roles and the schema one at a time.
     static let administratorsLock: Int64 = 7_246_001
 
@@ -259,6 +262,10 @@ public enum PostgresAdmin {
     public static func createUser(_ uid: String, password: String, adminURL: String) async throws(SyncError) {
         guard !uid.isEmpty else { throw .missingUser }
         guard !uid.hasPrefix("pg_"), uid != "familytree_app", uid != "postgres" else { throw .accessDenied("\"\(uid)\" is reserved") }
+        // PostgreSQL would cut a longer name short, and the user could not log in by theirs.
+        guard uid.utf8.count <= maximumUserBytes else {
+            throw .store("a user id names a PostgreSQL role, at most \(maximumUserBytes) bytes; this one is \(uid.utf8.count)")
+        }
         try await withConnection(adminURL) { connection, logger in
             try await install(connection: connection, logger: logger)
             // The name and password reach the server as parameters of this session (which ends

@@ -33,6 +33,22 @@ struct PostgresAdminTests {
         await again.close()
     }
 
+    /// PostgreSQL keeps 63 bytes of a role's name: a longer user id is refused, not cut short.
+    @Test func aUserIdLongerThanARoleNameIsRefused() async throws {
+        let admin = try PostgresTestServer.adminURL()
+        let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36) + "_"
+        let longest = prefix + String(repeating: "é", count: (63 - prefix.utf8.count) / 2) + (prefix.utf8.count % 2 == 0 ? "x" : "")
+        #expect(longest.utf8.count == 63)
+        try await PostgresAdmin.createUser(longest, password: "pw", adminURL: admin)
+        let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+        let store = try await PostgresDocumentStore(url: "postgres://\(longest.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!):pw@\(host)")
+        #expect(store.role == longest)
+        await store.close()
+        await #expect(throws: SyncError.store("a user id names a PostgreSQL role, at most 63 bytes; this one is 64")) {
+            try await PostgresAdmin.createUser(longest + "y", password: "pw", adminURL: admin)
+        }
+    }
+
     /// An administrator whose client stalls at every step (a busy machine, a starved thread pool)
     /// keeps no other administrator waiting: while it stands still, another user is made at once.
     @Test func aStalledAdministratorKeepsNoOtherWaiting() async throws {

@@ -58,11 +58,9 @@ struct PostgresAdminTests {
         try await PostgresAdmin.install(adminURL: admin)
         let stepped = SteppedExecutor()
         let slowDone = Flag()
-        let slow = Task {
+        let slow = Task(executorPreference: stepped) {
             defer { slowDone.set() }
-            try await withTaskExecutorPreference(stepped) {
-                try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
-            }
+            try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
         }
         var stalls = 0
         while await stepped.waitForNextJob(orUntil: slowDone) {
@@ -71,7 +69,8 @@ struct PostgresAdminTests {
             let started = ContinuousClock.now
             let fastDone = Flag()
             let fastName = prefix + "_fast\(stalls)"
-            let fast = Task {
+            // On the suite's own threads: a pool held by the rest of the run must not be what it waits for.
+            let fast = Task(executorPreference: QueueExecutor.shared) {
                 defer { fastDone.set() }
                 try await PostgresAdmin.createUser(fastName, password: "pw", adminURL: admin)
             }

@@ -24,6 +24,8 @@ public final class LocalSyncState: Sendable {
         public var conflict: MergeConflict
         /// Whether the user put the local value back.
         public var isRestored: Bool
+        /// When the merge set it aside (ISO 8601, UTC); `nil` in a state from before times were kept.
+        public var time: String?
     }
 
     /// Opens (creating if needed) the state file at `path`.
@@ -45,6 +47,11 @@ public final class LocalSyncState: Sendable {
                         field TEXT, local_value TEXT, store_value TEXT, restored INTEGER NOT NULL DEFAULT 0
                     );
                     """)
+                // Added with merging by path (older states have only the top-level field).
+                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(conflicts)").map { row -> String in row["name"] })
+                for (column, type) in [("path", "TEXT"), ("store_version", "INTEGER"), ("noted_at", "TEXT")] where !columns.contains(column) {
+                    try db.execute(sql: "ALTER TABLE conflicts ADD COLUMN \(column) \(type)")
+                }
             }
         } catch {
             throw .store("cannot open the sync state \(path): \(error)")
@@ -132,13 +139,20 @@ public final class LocalSyncState: Sendable {
         try run { db in try db.execute(sql: "DELETE FROM pending_batches") }
     }
 
-    /// Keeps `conflicts` for the user to review.
-    public func addConflicts(_ conflicts: [MergeConflict]) throws(SyncError) {
+    /// Keeps `conflicts` for the user to review, noted at `time` (ISO 8601; by default now).
+    public func addConflicts(_ conflicts: [MergeConflict], at time: String? = nil) throws(SyncError) {
         guard !conflicts.isEmpty else { return }
+        let time = time ?? SQLiteDocumentStore.now()
         try run { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO conflicts (collection, doc_id, field, local_value, store_value, path, store_version, noted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             for conflict in conflicts {
-                try db.execute(sql: "INSERT INTO conflicts (collection, doc_id, field, local_value, store_value) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [conflict.key.collection.rawValue, conflict.key.id, conflict.field, conflict.localValue, conflict.storeValue])
+                try insert.execute(arguments: [
+                    conflict.key.collection.rawValue, conflict.key.id, conflict.field, conflict.localValue, conflict.storeValue,
+                    JSONWriter.compactString(from: conflict.path.jsonValue), conflict.storeVersion, time,
+                ])
             }
         }
     }
@@ -146,9 +160,17 @@ public final class LocalSyncState: Sendable {
     /// Every conflict kept, oldest first.
     public func conflicts() throws(SyncError) -> [StoredConflict] {
         try run { db in
-            try Row.fetchAll(db, sql: "SELECT id, collection, doc_id, field, local_value, store_value, restored FROM conflicts ORDER BY id").compactMap { row in
+            try Row.fetchAll(db, sql: """
+                SELECT id, collection, doc_id, field, local_value, store_value, restored, path, store_version, noted_at FROM conflicts ORDER BY id
+                """).compactMap { row in
                 guard let collection = SyncCollection(rawValue: row[1]) else { return nil }
-                return StoredConflict(id: row[0], conflict: MergeConflict(key: DocumentKey(collection, row[2]), field: row[3], localValue: row[4], storeValue: row[5]), isRestored: row[6])
+                // A state from before paths holds the top-level field alone.
+                let stored: String? = row[7]
+                let field: String? = row[3]
+                let path = stored.flatMap { try? JSONParser.parse($0).root }.flatMap(FieldPath.init(jsonValue:))
+                    ?? FieldPath(field.map { [.field($0)] } ?? [])
+                let conflict = MergeConflict(key: DocumentKey(collection, row[2]), path: path, localValue: row[4], storeValue: row[5], storeVersion: row[8])
+                return StoredConflict(id: row[0], conflict: conflict, isRestored: row[6], time: row[9])
             }
         }
     }

@@ -14,7 +14,7 @@ public final class SyncLock {
     /// Takes the lock, or throws `.busy` at once when another process holds it.
     public init(path: String) throws(SyncError) {
         self.path = path
-        descriptor = open(path, O_CREAT | O_RDWR, 0o644)
+        descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .store("cannot open the lock file \(path)") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)

@@ -38,6 +38,10 @@ public struct SyncSession: Sendable {
         public var conflicts: [MergeConflict] = []
         /// Batches sent.
         public var batches = 0
+        /// Documents pulled first (and after a merge).
+        public var pulled = 0
+        /// Members deleted elsewhere that came back because an edit here or there still names them.
+        public var revived: [String] = []
         /// The local documents after merging (what the tree file should now hold).
         public var documents: [DocumentKey: String] = [:]
     }
@@ -50,20 +54,77 @@ public struct SyncSession: Sendable {
         public var pages = 0
         /// Values the merges set aside, kept for the user.
         public var conflicts: [MergeConflict] = []
+        /// Members deleted on one side that came back because an edit on the other still names
+        /// them (an edit beats a delete).
+        public var revived: [String] = []
         /// The local documents after the pull (what the tree file should now hold).
         public var documents: [DocumentKey: String] = [:]
     }
 
     // MARK: Push
 
+    /// Pulls, merges and pushes: first takes every change since the last pull into `local`, so
+    /// nothing is written on a tree this device has not seen and no reference rests on a member it
+    /// has not pulled; then sends every document that differs from what this device last saw,
+    /// deletions as tombstones, in batches of at most 500 documents and 9 MiB. Writes refused
+    /// because someone wrote in between are pulled, merged and sent again (at most 10 rounds).
+    ///
+    /// `save` is given the documents as the pull left them, before anything is sent: the caller
+    /// writes them where `local` came from, so that a push that fails afterwards (a refused write,
+    /// a lost connection) leaves the local copy holding what this device's state says it has seen.
+    /// The report's `documents` are what the copy should hold after the push.
+    public func push(
+        _ local: [DocumentKey: String], saving save: ([DocumentKey: String]) throws -> Void = { _ in }
+    ) async throws(SyncError) -> PushReport {
+        var report = PushReport(documents: local)
+        var documents = local
+        for _ in 0..<10 {
+            let pulled = try await pull(merging: documents)
+            report.pulled += pulled.pulled
+            report.revived += pulled.revived
+            report.conflicts += pulled.conflicts
+            if pulled.documents != documents {
+                do {
+                    try save(pulled.documents)
+                } catch {
+                    throw .store("the pulled changes could not be saved, so nothing was sent: \(error)")
+                }
+                documents = pulled.documents
+            }
+            let sent = try await send(documents)
+            report.applied += sent.applied
+            report.unchanged += sent.unchanged
+            report.merged += sent.merged
+            report.batches += sent.batches
+            report.documents = sent.documents
+            documents = sent.documents
+            if sent.merged == 0 { return report }
+        }
+        throw .store("documents kept changing in the store while merging; try again")
+    }
+
     /// Sends every document that differs from what this device last saw, deletions as tombstones,
-    /// in batches of at most 500 documents and 9 MiB; refused writes are merged and sent again.
-    public func push(_ local: [DocumentKey: String]) async throws(SyncError) -> PushReport {
+    /// in batches of at most 500 documents and 9 MiB. A write someone else's came before is
+    /// refused and counted in `merged`, not sent: the caller pulls, which merges it, and sends again.
+    func send(_ local: [DocumentKey: String]) async throws(SyncError) -> PushReport {
         var bases = try state.bases()
         let unacknowledged = try state.unacknowledgedWrites()
         var report = PushReport(documents: local)
         var (pending, staleCopies) = Self.writes(for: local, bases: bases)
-        for key in staleCopies { report.documents[key] = nil }
+        if !staleCopies.isEmpty {
+            // A copy of a deleted member that a document here still names was brought back by a
+            // merge (an edit beats a delete): it is sent, the rest stay deleted.
+            var rest = local
+            for key in staleCopies { rest[key] = nil }
+            let named = Self.namedMembers(in: rest)
+            for key in staleCopies {
+                if key.collection == .familyTree, named.contains(key.id), let base = bases[key] {
+                    pending.append(DocumentWrite(key: key, body: local[key]!, baseVersion: base.version))
+                } else {
+                    report.documents[key] = nil
+                }
+            }
+        }
         try SyncLimits.check(pending)
         let total = pending.count
         var done = 0
@@ -77,7 +138,6 @@ public struct SyncSession: Sendable {
                 let outcomes = try await store.push(user: user, tree: tree, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
-                var conflicts: [MergeConflict] = []
                 for (write, outcome) in zip(batch, outcomes) {
                     switch outcome {
                     case .applied(let version, _), .unchanged(let version):
@@ -92,27 +152,14 @@ public struct SyncSession: Sendable {
                         recorded.append((write.key, known))
                         bases[write.key] = known
                         retry.append(DocumentWrite(key: write.key, body: write.body, isDeleted: write.isDeleted, baseVersion: current.version))
-                    case .conflict(let current):
+                    case .conflict:
+                        // Someone wrote it since this device's pull: the push pulls again,
+                        // merges, and sends the merge.
                         report.merged += 1
-                        let base = bases[write.key].flatMap { $0.isDeleted ? nil : $0.body }
-                        let merged = DocumentMerge.merge(
-                            key: write.key, base: base, local: write.isDeleted ? nil : write.body,
-                            store: current.isDeleted ? nil : current.body, storeTombstone: current.isDeleted ? current.body : nil
-                        )
-                        conflicts += merged.conflicts
-                        let known = LocalSyncState.Base(body: current.body, version: current.version, isDeleted: current.isDeleted)
-                        recorded.append((write.key, known))
-                        bases[write.key] = known
-                        report.documents[write.key] = merged.body
-                        if merged.body != (current.isDeleted ? nil : current.body) {
-                            retry.append(DocumentWrite(key: write.key, body: merged.body ?? current.body, isDeleted: merged.body == nil, baseVersion: current.version))
-                        }
                     }
                 }
                 // After the store committed: a crash before this line only makes the next push find the batch `unchanged`.
                 try state.record(recorded, settling: note)
-                try state.addConflicts(conflicts)
-                report.conflicts += conflicts
                 done += batch.count
                 progress?(min(done, total), total)
             }
@@ -189,13 +236,139 @@ public struct SyncSession: Sendable {
                 merged[key] = nil
                 continue
             }
-            let result = DocumentMerge.merge(key: key, base: original, local: mine, store: theirs, storeTombstone: after.isDeleted ? after.body : nil)
+            let result = DocumentMerge.merge(
+                key: key, base: original, local: mine, store: theirs, storeTombstone: after.isDeleted ? after.body : nil, storeVersion: after.version
+            )
             report.conflicts += result.conflicts
             merged[key] = result.body
+        }
+        report.revived = try revivingNamedMembers(in: &merged, local: local, changed: changes.keys)
+        if changes.keys.contains(where: { $0.collection == .crossBloodlineConnections }) {
+            try droppingRepeatedLinks(in: &merged)
+        }
+        if !changes.isEmpty {
+            report.conflicts += settingAsideEditsThatBreakTheTree(in: &merged, local: local, bases: try state.bases(for: Array(local.keys.filter { merged[$0] != nil })))
         }
         try state.addConflicts(report.conflicts)
         report.documents = merged
         return report
+    }
+
+    /// Brings back each member a merge left deleted while a document still names them (one side
+    /// deleted the member, the other added them to a family or a link): an edit beats a delete.
+    /// Their body is the local copy, or the one the store's tombstone keeps. Returns their ids.
+    private func revivingNamedMembers(
+        in merged: inout [DocumentKey: String], local: [DocumentKey: String], changed: some Collection<DocumentKey>
+    ) throws(SyncError) -> [String] {
+        // Only a member this merge dropped, or a reference a pulled document brought, can dangle:
+        // the rest of the tree was whole before.
+        let dropped = local.keys.contains { $0.collection == .familyTree && merged[$0] == nil }
+        let scanned: [DocumentKey] = dropped ? Array(merged.keys) : changed.filter { merged[$0] != nil }
+        var missing: Set<String> = []
+        for key in scanned {
+            guard let body = merged[key] else { continue }
+            // Most member documents name no one (only the seed's shape has spouse and children).
+            if key.collection == .familyTree, !body.contains("\"children\""), !body.contains("\"spouse\"") { continue }
+            guard let record = try? JSONParser.parse(body).root else { continue }
+            for id in Self.memberReferences(of: record, in: key.collection) where merged[DocumentKey(.familyTree, id)] == nil {
+                missing.insert(id)
+            }
+        }
+        guard !missing.isEmpty else { return [] }
+        let keys = missing.sorted().map { DocumentKey(.familyTree, $0) }
+        let known = try state.bases(for: keys)
+        var revived: [String] = []
+        for key in keys {
+            guard let body = local[key] ?? known[key]?.body else { continue }
+            merged[key] = body
+            revived.append(key.id)
+        }
+        return revived
+    }
+
+    /// Edits that are each valid can break the tree together (a link here and one there that make
+    /// a person their own ancestor). The local edits involved are set aside as conflicts, whole
+    /// records, and the store's versions taken, until the tree is valid; the store's side was a
+    /// valid tree when it was written.
+    private func settingAsideEditsThatBreakTheTree(
+        in merged: inout [DocumentKey: String], local: [DocumentKey: String], bases: [DocumentKey: LocalSyncState.Base]
+    ) -> [MergeConflict] {
+        // Local documents this device changed and has not sent: the only ones it can set aside.
+        let edited = local.keys.filter { key in merged[key] != nil && bases[key].map { $0.isDeleted || $0.body != merged[key] } ?? true }
+        guard !edited.isEmpty else { return [] }
+        var conflicts: [MergeConflict] = []
+        var remaining = Set(edited)
+        for _ in 0..<8 {
+            let problems: [TreeProblem]
+            do {
+                _ = try TreeFile(root: try TreeMirror.tree(from: merged))
+                return conflicts
+            } catch let error as FamilyTreeError {
+                guard case .invalidTree(_, let found) = error else { return conflicts }
+                problems = found
+            } catch {
+                return conflicts
+            }
+            let ids = Set(problems.flatMap(\.ids))
+            // The edited records that are, or name, someone the problems name.
+            let involved = remaining.filter { key in
+                ids.contains(key.id) || (merged[key].flatMap { try? JSONParser.parse($0).root }.map {
+                    !ids.isDisjoint(with: Self.memberReferences(of: $0, in: key.collection))
+                } ?? false)
+            }.sorted { ($0.collection == .familyTree ? 1 : 0, $0) < ($1.collection == .familyTree ? 1 : 0, $1) }
+            guard let first = involved.first else { return conflicts }
+            // Links and families first: they are what joins people up.
+            let setAside = involved.filter { $0.collection == first.collection }
+            for key in setAside {
+                remaining.remove(key)
+                let store = bases[key].flatMap { $0.isDeleted ? nil : $0.body }
+                conflicts.append(MergeConflict(key: key, path: FieldPath(), localValue: merged[key], storeValue: store, storeVersion: bases[key]?.version))
+                merged[key] = store
+            }
+        }
+        return conflicts
+    }
+
+    /// Drops a link made here that repeats one the store already has (two relatives linked the
+    /// same child to the same parent, each with an id of their own): the same fact, kept once.
+    private func droppingRepeatedLinks(in merged: inout [DocumentKey: String]) throws(SyncError) {
+        var byEnds: [String: [DocumentKey]] = [:]
+        for (key, body) in merged where key.collection == .crossBloodlineConnections {
+            guard let record = try? JSONParser.parse(body).root, let child = record["fromChild"]?.stringValue,
+                  let parent = record["toNewParent"]?.stringValue else { continue }
+            byEnds[child + "\u{1F}" + parent, default: []].append(key)
+        }
+        let repeated = byEnds.values.filter { $0.count > 1 }
+        guard !repeated.isEmpty else { return }
+        let inStore = try state.bases(for: repeated.flatMap { $0 }).filter { !$0.value.isDeleted }
+        for keys in repeated where keys.contains(where: { inStore[$0] != nil }) {
+            for key in keys where inStore[key] == nil { merged[key] = nil }
+        }
+    }
+
+    /// Every member some document names (a union, a connection, a seed-shaped member).
+    static func namedMembers(in documents: [DocumentKey: String]) -> Set<String> {
+        var named: Set<String> = []
+        for (key, body) in documents {
+            if key.collection == .familyTree, !body.contains("\"children\""), !body.contains("\"spouse\"") { continue }
+            guard let record = try? JSONParser.parse(body).root else { continue }
+            named.formUnion(memberReferences(of: record, in: key.collection))
+        }
+        return named
+    }
+
+    /// The members a record names: a union's partners and children, a connection's two ends, a
+    /// seed-shaped member's spouse and children.
+    static func memberReferences(of record: JSONValue, in collection: SyncCollection) -> [String] {
+        func reference(_ value: JSONValue) -> String? { value.stringValue ?? value["id"]?.stringValue }
+        switch collection {
+        case .unions:
+            return ((record["partners"]?.arrayValue ?? []) + (record["children"]?.arrayValue ?? [])).compactMap(reference)
+        case .crossBloodlineConnections:
+            return [record["fromChild"], record["toNewParent"]].compactMap { $0?.stringValue }
+        case .familyTree:
+            return [record["spouse"]?.stringValue].compactMap { $0 } + (record["children"]?.arrayValue ?? []).compactMap(reference)
+        }
     }
 
     /// Local changes a push would send: documents added or edited, and documents deleted.

@@ -8,6 +8,8 @@ enum CLIError: Error, CustomStringConvertible {
     case fileAccess(path: String, reason: String)
     case graphvizMissing
     case graphvizFailed(String)
+    /// A command the user's files or the store's state do not allow, with what to do instead.
+    case refused(String)
 
     var description: String {
         switch self {
@@ -20,7 +22,7 @@ enum CLIError: Error, CustomStringConvertible {
             return "link refused: \(reason)"
         case .fileAccess(let path, let reason):
             return "\(path): \(reason)"
-        case .graphvizFailed(let message):
+        case .graphvizFailed(let message), .refused(let message):
             return message
         case .graphvizMissing:
             return "this familytree was built without Graphviz support; build it with --traits Graphviz"

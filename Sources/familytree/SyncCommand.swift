@@ -44,16 +44,16 @@ struct SyncCommand: AsyncParsableCommand {
 
 /// The options every sync command shares, and what they open.
 struct SyncOptions: ParsableArguments {
-    @Option(help: "The user syncing (with PostgreSQL, the role the store URL logs in as).")
+    @Option(help: "The user syncing (with PostgreSQL, the role the store URL logs in as); for push and pull, by default the one who last synced the file.")
     var user: String = ""
 
-    @Option(name: .customLong("tree"), help: ArgumentHelp("Whose tree: a tree shared with --user (by default their own).", valueName: "OWNER"))
+    @Option(name: .customLong("tree"), help: ArgumentHelp("Whose tree: a tree shared with --user (by default their own, or for push and pull the tree the file belongs to).", valueName: "OWNER"))
     var owner: String?
 
     /// The tree worked on: `--tree`, or the user's own.
     var tree: String { owner ?? user }
 
-    @Option(help: "The document store: sqlite:PATH or postgres://UID:PASSWORD@HOST:PORT/DB.")
+    @Option(help: "The document store: sqlite:PATH or postgres://UID:PASSWORD@HOST:PORT/DB (for push and pull, by default the file's).")
     var store: String?
 
     static var home: URL {
@@ -61,13 +61,20 @@ struct SyncOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".familytree")
     }
 
-    var storeURL: String { store ?? "sqlite:" + Self.home.appendingPathComponent("store.sqlite").path }
+    /// This device's sync folder.
+    static var device: SyncDevice { SyncDevice(directory: home.appendingPathComponent("sync").path) }
+
+    var storeURL: String { store ?? Self.defaultStoreURL }
+
+    static var defaultStoreURL: String { "sqlite:" + home.appendingPathComponent("store.sqlite").path }
 
     /// The store the URL names; only the default store's folder is created.
-    func openStore() async throws -> any DocumentStore {
+    func openStore() async throws -> any DocumentStore { try await Self.openStore(storeURL, isDefault: store == nil) }
+
+    static func openStore(_ storeURL: String, isDefault: Bool) async throws -> any DocumentStore {
         switch try StoreLocation(storeURL) {
         case .sqlite(let path):
-            return try SQLiteDocumentStore.open(path: path, creatingFolder: store == nil)
+            return try SQLiteDocumentStore.open(path: path, creatingFolder: isDefault)
         case .postgres(let url):
             #if PostgreSQL
             // Not on the command line (process lists show it): PGPASSWORD, ~/.pgpass, or asked here.
@@ -82,33 +89,62 @@ struct SyncOptions: ParsableArguments {
         }
     }
 
-    /// The user id as a file name, one to one: letters, digits and `-` as they are, every other
-    /// character as `%XX` bytes, so `a.b`, `a_b` and `a/b` never share a device state.
-    static func fileName(forUser user: String) throws(SyncError) -> String {
-        var name = ""
-        for scalar in user.unicodeScalars {
-            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" {
-                name.unicodeScalars.append(scalar)
-            } else {
-                for byte in String(scalar).utf8 { name += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
-            }
-        }
-        // File names stop at 255 bytes; the state's name adds the store's hash.
-        guard name.utf8.count <= 200 else { throw .accessDenied("the user id is too long (at most 200 bytes as a file name)") }
-        return name
-    }
-
     /// This device's state for this user in this store, and the lock that keeps syncs of the user one at a time.
     func openSession() async throws -> (SyncSession, SyncLock) {
+        try await SyncTarget(user: user, tree: tree, storeURL: storeURL, isDefaultStore: store == nil).open()
+    }
+
+    /// Where a push or pull of `file` goes: the tree, store and user the file was last synced
+    /// with, unless the options name them; an option that names another tree or store than the
+    /// file's is refused unless `newTree` (the file starts a tree of the user's own).
+    func target(for file: String, newTree: Bool = false) throws -> SyncTarget {
+        let link = try Self.device.link(of: file)
+        let user = self.user.isEmpty ? link?.user ?? "" : self.user
         guard !user.isEmpty else { throw SyncError.missingUser }
-        let directory = Self.home.appendingPathComponent("sync")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // One state per user, tree and store: `@` never appears in a name, which spells it %40.
-        let treePart = tree == user ? "" : "@" + (try Self.fileName(forUser: tree))
-        let base = directory.appendingPathComponent("\(try Self.fileName(forUser: user))\(treePart)-\(StableHash.fnv1a64(storeURL))")
-        let lock = try SyncLock(path: base.path + ".lock")
-        let state = try LocalSyncState(path: base.path + ".sqlite")
-        var session = try SyncSession(store: try await openStore(), state: state, user: user, tree: tree)
+        var tree = owner ?? user
+        var storeURL = storeURL
+        var isDefault = store == nil
+        if let link, user != link.user, !newTree {
+            // What the device last saw of the file is in its user's state; another's would take
+            // the file's older values for edits and undo them.
+            throw CLIError.refused("\(file) is synced by \(link.user) on this device: sync it as \(link.user), or pull \(user)'s copy into another file")
+        }
+        if let link, !newTree {
+            if let owner, owner != link.tree {
+                throw CLIError.refused("\(file) belongs to \(link.tree)'s tree, not \(owner)'s: sync it without --tree, or use another file for \(owner)'s tree")
+            }
+            if let store, SyncDevice.withoutPassword(store) != link.store {
+                throw CLIError.refused("\(file) belongs to \(link.tree)'s tree in \(link.store), not in \(SyncDevice.withoutPassword(store)): sync it without --store, or use another file")
+            }
+            tree = link.tree
+            if store == nil {
+                storeURL = link.store
+                isDefault = link.store == Self.defaultStoreURL
+            }
+        } else if newTree {
+            if let owner, owner != user { throw ValidationError("--new-tree makes a tree of --user's own; it cannot go with --tree \(owner)") }
+            tree = user
+        }
+        return SyncTarget(user: user, tree: tree, storeURL: storeURL, isDefaultStore: isDefault, link: link)
+    }
+}
+
+/// One user's tree in one store, as a push or pull of a file reaches it.
+struct SyncTarget {
+    var user: String
+    var tree: String
+    var storeURL: String
+    var isDefaultStore: Bool
+    /// What the file was linked to before, if anything.
+    var link: SyncDevice.FileLink?
+
+    /// The link a sync through this target leaves on the file.
+    var fileLink: SyncDevice.FileLink { SyncDevice.FileLink(store: SyncDevice.withoutPassword(storeURL), tree: tree, user: user) }
+
+    /// The session and the lock that keeps syncs of the user and tree on this device one at a time.
+    func open() async throws -> (SyncSession, SyncLock) {
+        let (state, lock) = try SyncOptions.device.openState(user: user, tree: tree, storeURL: storeURL)
+        var session = try SyncSession(store: try await SyncOptions.openStore(storeURL, isDefault: isDefaultStore), state: state, user: user, tree: tree)
         session.progress = ProgressLine.callback()
         return (session, lock)
     }
@@ -154,22 +190,53 @@ enum SyncTree {
 }
 
 struct SyncPushCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "push", abstract: "Send the tree's changes to the store.")
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Bring the store's changes in, merge, and send the tree's changes.",
+        discussion: """
+        A file pulled from a tree, or pushed to one, belongs to it: later pushes and pulls of the \
+        file go to that tree without --tree. A file that belongs to no tree yet starts the user's own \
+        with --new-tree, or joins a tree shared with them with --tree OWNER.
+        """
+    )
 
     @Argument(help: "The tree.json to push.")
     var tree: String
 
     @OptionGroup var options: SyncOptions
 
+    @Flag(help: "Make this file the start of a tree of --user's own (refused when that tree already holds documents).")
+    var newTree = false
+
     func run() async throws {
-        let (session, lock) = try await options.openSession()
-        defer { withExtendedLifetime(lock) {} }
+        // An invalid tree is refused before anything else is looked at.
         let local = try SyncTree.documents(of: tree)
-        let report = try await session.push(local)
-        if report.documents != local { try SyncTree.write(report.documents, to: tree) }
+        let target = try options.target(for: tree, newTree: newTree)
+        let (session, lock) = try await target.open()
+        defer { withExtendedLifetime(lock) {} }
+        if target.link == nil || newTree, target.tree == target.user {
+            // A file of no tree, pushed to the user's own: only as a new tree when asked, and only
+            // onto an empty one; into an existing one it merges like any push.
+            let isEmpty = try await session.store.pull(user: target.user, tree: target.tree, after: 0, limit: 1).isEmpty
+            if newTree, !isEmpty {
+                throw CLIError.refused("\(target.user)'s own tree in \(target.fileLink.store) already holds documents, so \(tree) cannot start it anew; push without --new-tree to merge into it")
+            }
+            if !newTree, isEmpty {
+                throw CLIError.refused("\(tree) belongs to no tree yet: --new-tree makes it the start of \(target.user)'s own tree; --tree OWNER sends it to a tree shared with \(target.user)")
+            }
+        }
+        var saved = local
+        let report = try await session.push(local) { pulled in
+            try SyncTree.write(pulled, to: tree)
+            saved = pulled
+        }
+        if report.documents != saved { try SyncTree.write(report.documents, to: tree) }
+        try SyncOptions.device.setLink(target.fileLink, for: tree)
+        for id in report.revived { Console.error("familytree: sync: \(id) came back: deleted elsewhere, but an edit still names them") }
         let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
-        let whose = options.tree == options.user ? "" : " to \(options.tree)'s tree"
-        Console.error("pushed \(tree) as \(options.user)\(whose): \(report.applied) written, \(report.unchanged) unchanged, \(report.merged) merged, in \(report.batches) batch\(report.batches == 1 ? "" : "es")\(conflicts)")
+        let whose = target.tree == target.user ? "" : " to \(target.tree)'s tree"
+        let pulled = report.pulled == 0 ? "" : "\(report.pulled) pulled first, "
+        Console.error("pushed \(tree) as \(target.user)\(whose): \(pulled)\(report.applied) written, \(report.unchanged) unchanged, \(report.merged) merged, in \(report.batches) batch\(report.batches == 1 ? "" : "es")\(conflicts)")
     }
 }
 
@@ -182,14 +249,17 @@ struct SyncPullCommand: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
-        let (session, lock) = try await options.openSession()
+        let target = try options.target(for: output)
+        let (session, lock) = try await target.open()
         defer { withExtendedLifetime(lock) {} }
         let local = FileManager.default.fileExists(atPath: output) ? try SyncTree.documents(of: output) : nil
         let report = try await session.pull(merging: local)
         try SyncTree.write(report.documents, to: output)
+        try SyncOptions.device.setLink(target.fileLink, for: output)
+        for id in report.revived { Console.error("familytree: sync: \(id) came back: deleted elsewhere, but an edit still names them") }
         let conflicts = report.conflicts.isEmpty ? "" : "; \(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s") kept (familytree sync conflicts lists them)"
-        let whose = options.tree == options.user ? "" : " from \(options.tree)'s tree"
-        Console.error("pulled \(report.pulled) change\(report.pulled == 1 ? "" : "s") for \(options.user)\(whose) in \(report.pages) page\(report.pages == 1 ? "" : "s") into \(output)\(conflicts)")
+        let whose = target.tree == target.user ? "" : " from \(target.tree)'s tree"
+        Console.error("pulled \(report.pulled) change\(report.pulled == 1 ? "" : "s") for \(target.user)\(whose) in \(report.pages) page\(report.pages == 1 ? "" : "s") into \(output)\(conflicts)")
     }
 }
 
@@ -202,9 +272,11 @@ struct SyncStatusCommand: AsyncParsableCommand {
     @OptionGroup var options: SyncOptions
 
     func run() async throws {
-        let (session, lock) = try await options.openSession()
+        let target = try tree.map { try options.target(for: $0) }
+            ?? SyncTarget(user: options.user, tree: options.tree, storeURL: options.storeURL, isDefaultStore: options.store == nil)
+        let (session, lock) = try await target.open()
         defer { withExtendedLifetime(lock) {} }
-        var lines = ["store: \(options.storeURL)", "user: \(options.user)", "tree: \(options.tree)", "pulled up to change \(try session.state.checkpoint())"]
+        var lines = ["store: \(SyncDevice.withoutPassword(target.storeURL))", "user: \(target.user)", "tree: \(target.tree)", "pulled up to change \(try session.state.checkpoint())"]
         if let tree {
             let pending = try session.pendingChanges(try SyncTree.documents(of: tree))
             lines.append("to push: \(pending.changed) changed, \(pending.deleted) deleted")
@@ -216,27 +288,33 @@ struct SyncStatusCommand: AsyncParsableCommand {
 }
 
 struct SyncConflictsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "conflicts", abstract: "List the values merges set aside, and restore one.")
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts",
+        abstract: "List the values merges set aside, and restore one.",
+        discussion: """
+        Only a value both sides changed is a conflict (lists such as children, partners and phone \
+        numbers merge item by item). Each is named in words, with who wrote the kept value when \
+        the role may read the tree's log. --restore puts your value back into the file as a new \
+        edit; the next push merges it like any other.
+        """
+    )
 
     @OptionGroup var options: SyncOptions
 
-    @Option(help: "Put the local value of this conflict back into --tree (push it afterwards).")
+    @Option(help: "Put the local value of this conflict back into --into (push it afterwards).")
     var restore: Int64?
 
-    @Option(help: "The tree.json to restore into.")
+    @Option(help: "The tree.json to restore into (and whose names the list uses).")
     var into: String?
 
     func run() async throws {
-        let (session, lock) = try await options.openSession()
+        let target = try into.map { try options.target(for: $0) }
+            ?? SyncTarget(user: options.user, tree: options.tree, storeURL: options.storeURL, isDefaultStore: options.store == nil)
+        let (session, lock) = try await target.open()
         defer { withExtendedLifetime(lock) {} }
         let conflicts = try session.state.conflicts()
         guard let restore else {
-            for stored in conflicts {
-                let conflict = stored.conflict
-                let field = conflict.field.map { ".\($0)" } ?? ""
-                Console.say("#\(stored.id) \(conflict.key)\(field): kept \(conflict.storeValue ?? "(none)"), yours was \(conflict.localValue ?? "(none)")\(stored.isRestored ? " [restored]" : "")\n")
-            }
-            if conflicts.isEmpty { Console.output("no conflicts\n") }
+            try await list(conflicts, session: session, target: target)
             return
         }
         guard let tree = into else { throw ValidationError("--restore needs --into, the tree file to put the value back into") }
@@ -245,6 +323,30 @@ struct SyncConflictsCommand: AsyncParsableCommand {
         try SyncTree.write(documents, to: tree)
         try session.state.markRestored(restore)
         Console.error("restored #\(restore) into \(tree); push to send it")
+    }
+
+    private func list(_ conflicts: [LocalSyncState.StoredConflict], session: SyncSession, target: SyncTarget) async throws {
+        guard !conflicts.isEmpty else {
+            Console.output("no conflicts\n")
+            return
+        }
+        // Names from the file when given, else from what this device last saw.
+        var documents = try session.state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
+        if let into { documents.merge(try SyncTree.documents(of: into)) { _, file in file } }
+        // Who wrote the kept value: the tree's log, when this role may read it.
+        let store = session.store as? any SharedTreeStore
+        for stored in conflicts {
+            let conflict = stored.conflict
+            var author: String?
+            var time = stored.time
+            if let store, let version = conflict.storeVersion,
+               let entry = try? await store.log(of: target.tree, as: target.user, key: conflict.key, limit: 1_000).first(where: { $0.version == version }) {
+                author = entry.user
+                time = entry.time
+            }
+            let text = conflict.described(documents: documents, author: author, time: time)
+            Console.say("#\(stored.id) \(text)\(stored.isRestored ? " [restored]" : "")\n  (\(conflict.key), \(conflict.path))\n")
+        }
     }
 }
 

@@ -53,6 +53,25 @@ struct Device {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aWriteRefusedAsStaleIsPulledMergedAndSentAgain(kind: StoreKind) async throws {
+        var (a, b, _) = try await twoDevices(kind)
+        a.edit("ada", "nickname", "Countess")
+        b.edit("ada", "notes", "Analyst")
+        _ = try await a.push()
+        // Sent without the pull, as when another device writes between a push's pull and its send:
+        // refused, nothing written over the other's edit.
+        let refused = try await b.session.send(b.documents)
+        #expect(refused.merged == 1)
+        #expect(refused.applied == 0)
+        // The push pulls, merges and sends.
+        let report = try await b.push()
+        #expect(report.applied == 1)
+        #expect(report.conflicts.isEmpty)
+        let merged = try #require(report.documents[DocumentKey(.familyTree, "ada")])
+        #expect(merged.contains("Countess") && merged.contains("Analyst"))
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func sameFieldEditedOnTwoDevicesInBothOrders(kind: StoreKind) async throws {
         for firstWins in [true, false] {
             var (a, b, _) = try await twoDevices(kind)
@@ -63,8 +82,9 @@ struct Device {
             var (early, late) = firstWins ? (a, b) : (b, a)
             #expect(try await early.push().applied == 1)
             let report = try await late.push()
-            // The late write is refused as stale, merged field by field, and sent again.
-            #expect(report.merged == 1)
+            // The late push pulls the early edit first and merges it field by field before sending.
+            #expect(report.pulled == 1)
+            #expect(report.merged == 0)
             #expect(report.applied == 1)
             #expect(report.conflicts.map(\.field) == ["nickname"])
             let kept = early.field("ada", "nickname")!
@@ -131,10 +151,14 @@ struct Device {
         // The store applies the batches, but the device never hears back.
         let writes = device.documents.keys.sorted().map { DocumentWrite(key: $0, body: device.documents[$0]!, baseVersion: 0) }
         for batch in SyncSession.batches(writes) { _ = try await store.push(user: alice, batch) }
-        let report = try await device.push()
+        // Sent without pulling first (as a push whose pull raced the lost batches would be).
+        let report = try await device.session.send(device.documents)
         #expect(report.unchanged == 1_200)
         #expect(report.applied == 0)
         #expect(report.batches == 3)
+        // A push pulls them first, and then has nothing to send.
+        let pushed = try await device.push()
+        #expect(pushed.pulled == 1_200 && pushed.applied == 0 && pushed.batches == 0)
         #expect(try await store.pull(user: alice, after: 0, limit: 5_000).count == 1_200)
     }
 

@@ -24,12 +24,12 @@ import TestSupport
         let tree = scratch.path("tree.json").path
         let users = ["a.b", "a_b", "a/b", "a b", "a%20b", "a*b"]
         for user in users {
-            let pushed = try sync(["push", tree, "--user", user, "--store", store])
+            let pushed = try sync(["push", tree, "--user", user, "--store", store, "--new-tree"])
             #expect(pushed.status == 0, "\(user): \(pushed.stderr)")
             #expect(pushed.stderr.contains(" 0 written") == false, "\(user) wrote nothing: \(pushed.stderr)")
         }
         // Each user's store rows are their own, and each device state is a file of its own.
-        let states = try FileManager.default.contentsOfDirectory(atPath: home + "/sync").filter { $0.hasSuffix(".sqlite") }
+        let states = try FileManager.default.contentsOfDirectory(atPath: home + "/sync").filter { $0.hasSuffix(".sqlite") && $0 != "files.sqlite" }
         #expect(states.count == users.count)
         let direct = try SQLiteDocumentStore(path: scratch.path("store.sqlite").path)
         for user in users { #expect(try await direct.pull(user: user, after: 0, limit: 1_000).count == 31) }

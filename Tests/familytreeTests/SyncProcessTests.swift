@@ -23,7 +23,7 @@ import TestSupport
     func startPush(tree: String, store: String) throws -> Process {
         let process = Process()
         process.executableURL = ProcessTests.binary
-        process.arguments = ["sync", "push", tree, "--user", "alice", "--store", store]
+        process.arguments = ["sync", "push", tree, "--user", "alice", "--store", store, "--new-tree"]
         process.environment = ["FAMILYTREE_HOME": home]
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -49,7 +49,7 @@ import TestSupport
             usleep(20_000)
         }
         // Meanwhile a second sync of the same user on this device is refused by the lock.
-        let second = try sync(["push", tree, "--user", "alice", "--store", store])
+        let second = try sync(["push", tree, "--user", "alice", "--store", store, "--new-tree"])
         #expect(second.status == 1)
         #expect(second.stderr.contains("another sync of this user is running"))
         try #require(push.isRunning, "the push finished before it could be killed")
@@ -76,7 +76,7 @@ import TestSupport
     @Test func statusConflictsAndRestore() throws {
         let store = "sqlite:\(scratch.path("store.sqlite").path)"
         let tree = scratch.path("tree.json").path
-        #expect(try sync(["push", tree, "--user", "alice", "--store", store]).status == 0)
+        #expect(try sync(["push", tree, "--user", "alice", "--store", store, "--new-tree"]).status == 0)
         // A second device edits Karl's nickname and pushes first.
         let other = scratch.path("other").path
         let otherTree = scratch.path("other.json").path
@@ -91,7 +91,9 @@ import TestSupport
         #expect(push.stderr.contains("1 conflict kept"))
         #expect(try scratch.read("tree.json").contains("\"nickname\": \"Grandpa\""))
         let conflicts = try sync(["conflicts", "--user", "alice", "--store", store])
-        #expect(conflicts.stdout.contains("#1 familyTree/karl.nickname: kept \"Grandpa\", yours was \"Papa\""))
+        // In words: whose field, both values, and who wrote the kept one (alice's other device).
+        #expect(conflicts.stdout.contains("#1 Karl Müller's nickname: kept \"Grandpa\" from alice ("), "\(conflicts.stdout)")
+        #expect(conflicts.stdout.contains("), yours was \"Papa\""), "\(conflicts.stdout)")
         #expect(try sync(["conflicts", "--user", "alice", "--store", store, "--restore", "1", "--into", tree]).status == 0)
         #expect(try scratch.read("tree.json").contains("\"nickname\": \"Papa\""))
         #expect(try sync(["push", tree, "--user", "alice", "--store", store]).status == 0)
@@ -136,7 +138,7 @@ struct PostgresSyncProcessTests {
 
         let push = Process()
         push.executableURL = ProcessTests.binary
-        push.arguments = ["sync", "push", tree, "--user", uid, "--store", store]
+        push.arguments = ["sync", "push", tree, "--user", uid, "--store", store, "--new-tree"]
         push.environment = ["FAMILYTREE_HOME": home]
         let errors = Pipe()
         push.standardError = errors
@@ -180,7 +182,7 @@ struct PostgresSyncProcessTests {
 
     @Test func aFamilySharesOneTree() throws {
         let aliceTree = scratch.path("tree.json").path
-        #expect(try sync(["push", aliceTree, "--user", "alice"]).status == 0)
+        #expect(try sync(["push", aliceTree, "--user", "alice", "--new-tree"]).status == 0)
         let share = try sync(["share", "--user", "alice", "--with", "bob", "--role", "helper"])
         #expect(share.status == 0 && share.stderr.contains("bob is now helper of alice's tree"), "\(share.stderr)")
         #expect(try sync(["share", "--user", "alice", "--with", "carol", "--role", "viewer"]).status == 0)
@@ -232,7 +234,7 @@ struct PostgresSyncProcessTests {
     /// changed is kept as a conflict on the device whose push came second.
     @Test func twoUsersPushingAtOnceFromTwoProcesses() throws {
         let aliceTree = scratch.path("tree.json").path
-        #expect(try sync(["push", aliceTree, "--user", "alice"]).status == 0)
+        #expect(try sync(["push", aliceTree, "--user", "alice", "--new-tree"]).status == 0)
         #expect(try sync(["share", "--user", "alice", "--with", "bob", "--role", "helper"]).status == 0)
         let bobTree = scratch.path("bob.json").path
         #expect(try sync(["pull", "--user", "bob", "--tree", "alice", "-o", bobTree]).status == 0)
@@ -264,11 +266,84 @@ struct PostgresSyncProcessTests {
         }
         #expect(try scratch.read("tree.json") == (try scratch.read("bob.json")), "both devices hold the same tree")
         let conflicts = [try sync(["conflicts", "--user", "alice"]).stdout, try sync(["conflicts", "--user", "bob", "--tree", "alice"]).stdout]
-        #expect(conflicts.filter { $0.contains("familyTree/peter.nickname") }.count == 1, "\(conflicts)")
+        #expect(conflicts.filter { $0.contains("Peter Müller's nickname: kept") }.count == 1, "\(conflicts)")
+    }
+
+    /// The README's two cousins: bob and carol each add a child to the same couple in alice's tree
+    /// and push one after the other. Both children end up under their parents everywhere, with no
+    /// conflict and nothing dropped; pushes without --tree go to the tree each file came from.
+    @Test func twoRelativesAddingChildrenToOneCoupleKeepBoth() throws {
+        let aliceTree = scratch.path("tree.json").path
+        #expect(try sync(["push", aliceTree, "--user", "alice", "--new-tree"]).status == 0)
+        for helper in ["bob", "carol"] {
+            #expect(try sync(["share", "--user", "alice", "--with", helper, "--role", "helper"]).status == 0)
+            #expect(try sync(["pull", "--user", helper, "--tree", "alice", "-o", scratch.path("\(helper).json").path]).status == 0)
+        }
+        for (helper, child) in [("bob", "Bob Kid"), ("carol", "Carol Kid")] {
+            let added = try ChildProcess.run(ProcessTests.binary, ["add", child, "--born", "2020-01-01", "--child-of-union", "heinrich+greta", "--tree", scratch.path("\(helper).json").path])
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        // No --tree: each file goes to the tree it was pulled from.
+        for helper in ["bob", "carol"] {
+            let push = try sync(["push", scratch.path("\(helper).json").path])
+            #expect(push.status == 0 && push.stderr.contains("as \(helper) to alice's tree"), "\(push.stderr)")
+            #expect(!push.stderr.contains("conflict") && !push.stderr.contains("left out"), "\(push.stderr)")
+        }
+        for file in ["tree.json", "bob.json", "carol.json"] {
+            let pull = try sync(["pull", "-o", scratch.path(file).path])
+            #expect(pull.status == 0 && !pull.stderr.contains("left out"), "\(pull.stderr)")
+        }
+        for file in ["tree.json", "bob.json", "carol.json"] {
+            let tree = try TreeFile(json: Array(try scratch.read(file).utf8))
+            let union = try #require(tree.graph.unions.first { $0.id == "heinrich+greta" })
+            #expect(union.children.map(\.member).sorted() == ["bob-kid", "carol-kid", "karl", "liesel"], "\(file)")
+        }
+        #expect(try scratch.read("bob.json") == (try scratch.read("carol.json")))
+        #expect(try scratch.read("bob.json") == (try scratch.read("tree.json")))
+        for user in ["bob", "carol"] {
+            #expect(try sync(["conflicts", "--user", user, "--tree", "alice"]).stdout == "no conflicts\n")
+        }
+    }
+
+    /// A file belongs to the tree it came from: a push or pull naming another tree, store or user
+    /// is refused with what to do, and a file of no tree starts one only when asked.
+    @Test func aFileKnowsItsTree() async throws {
+        let aliceTree = scratch.path("tree.json").path
+        // Under a umask that would leave every new file readable and writable by all.
+        let lax = try ChildProcess.run("sh", ["-c", "umask 000 && exec env FAMILYTREE_HOME=\"$1\" \"$2\" sync pull --user alice -o \"$3\" --store \"$4\"", "sh", scratch.path("home").path, ProcessTests.binary.path, scratch.path("nothing.json").path, "sqlite:" + scratch.path("store.sqlite").path])
+        #expect(lax.status == 0, "\(lax.stderr)")
+        let first = try sync(["push", aliceTree, "--user", "alice"])
+        #expect(first.status == 1 && first.stderr.contains("belongs to no tree yet: --new-tree"), "\(first.stderr)")
+        #expect(try sync(["push", aliceTree, "--user", "alice", "--new-tree"]).status == 0)
+        #expect(try sync(["share", "--user", "alice", "--with", "carol", "--role", "helper"]).status == 0)
+        let carolTree = scratch.path("carol.json").path
+        #expect(try sync(["pull", "--user", "carol", "--tree", "alice", "-o", carolTree]).status == 0)
+        // Forgetting --tree: still alice's tree, not a copy as carol's own.
+        let push = try sync(["push", carolTree, "--user", "carol"])
+        #expect(push.status == 0 && push.stderr.contains("to alice's tree"), "\(push.stderr)")
+        let direct = try SQLiteDocumentStore(path: scratch.path("store.sqlite").path)
+        let carols = try await direct.pull(user: "carol", tree: "carol", after: 0, limit: 10)
+        #expect(carols.isEmpty, "carol has no tree of her own")
+        // Another tree into a file that belongs to one: refused, the file unchanged.
+        let before = try scratch.read("carol.json")
+        let other = try sync(["pull", "--user", "carol", "--tree", "carol", "-o", carolTree])
+        #expect(other.status == 1 && other.stderr.contains("belongs to alice's tree, not carol's"), "\(other.stderr)")
+        let otherUser = try sync(["pull", "--user", "alice", "-o", carolTree])
+        #expect(otherUser.status == 1 && otherUser.stderr.contains("is synced by carol on this device"), "\(otherUser.stderr)")
+        #expect(try scratch.read("carol.json") == before)
+        // --new-tree on a tree that already holds documents is refused.
+        let again = try sync(["push", aliceTree, "--user", "alice", "--new-tree"])
+        #expect(again.status == 1 && again.stderr.contains("already holds documents"), "\(again.stderr)")
+        // The device's folder and every state in it are the user's alone.
+        let folder = scratch.path("home/sync").path
+        #expect(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int == 0o700)
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            #expect(try FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.posixPermissions] as? Int == 0o600, "\(file)")
+        }
     }
 
     @Test func theStoreFileIsReadableByItsOwnerOnly() throws {
-        #expect(try sync(["push", scratch.path("tree.json").path, "--user", "alice"]).status == 0)
+        #expect(try sync(["push", scratch.path("tree.json").path, "--user", "alice", "--new-tree"]).status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: scratch.path("store.sqlite").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

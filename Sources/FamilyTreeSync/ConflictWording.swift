@@ -12,7 +12,7 @@ extension MergeConflict {
         let what = Self.words(for: path, in: key.collection)
         let subject = whose.map { "\($0)'s \(what)" } ?? what
         let from = [author.map { "from \($0)" }, time.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-        return "\(subject): kept \(Self.shown(storeValue)) \(from.isEmpty ? "" : from + ", ")yours was \(Self.shown(localValue))"
+        return "\(subject): kept \(Self.shown(storeValue))\(from.isEmpty ? "" : " " + from), yours was \(Self.shown(localValue))"
     }
 
     /// A value as the user reads it: a string without its JSON quotes, "nothing" for a removed one.

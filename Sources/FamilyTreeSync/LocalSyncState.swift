@@ -48,7 +48,7 @@ public final class LocalSyncState: Sendable {
                     );
                     """)
                 // Added with merging by path (older states have only the top-level field).
-                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(conflicts)").map { row -> String in row["name"] })
+                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(conflicts)").map { row -> String in try row.decode(forColumn: "name") })
                 for (column, type) in [("path", "TEXT"), ("store_version", "INTEGER"), ("noted_at", "TEXT")] where !columns.contains(column) {
                     try db.execute(sql: "ALTER TABLE conflicts ADD COLUMN \(column) \(type)")
                 }
@@ -63,8 +63,8 @@ public final class LocalSyncState: Sendable {
         try run { db in
             var result: [DocumentKey: Base] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT collection, doc_id, body, version, deleted FROM base") {
-                guard let collection = SyncCollection(rawValue: row[0]) else { continue }
-                result[DocumentKey(collection, row[1])] = Base(body: row[2], version: row[3], isDeleted: row[4])
+                guard let collection = SyncCollection(rawValue: try row.decode(atIndex: 0)) else { continue }
+                result[DocumentKey(collection, try row.decode(atIndex: 1))] = Base(body: try row.decode(atIndex: 2), version: try row.decode(atIndex: 3), isDeleted: try row.decode(atIndex: 4))
             }
             return result
         }
@@ -77,7 +77,7 @@ public final class LocalSyncState: Sendable {
             let statement = try db.cachedStatement(sql: "SELECT body, version, deleted FROM base WHERE collection = ? AND doc_id = ?")
             for key in keys {
                 if let row = try Row.fetchOne(statement, arguments: [key.collection.rawValue, key.id]) {
-                    result[key] = Base(body: row[0], version: row[1], isDeleted: row[2])
+                    result[key] = Base(body: try row.decode(atIndex: 0), version: try row.decode(atIndex: 1), isDeleted: try row.decode(atIndex: 2))
                 }
             }
             return result
@@ -163,14 +163,14 @@ public final class LocalSyncState: Sendable {
             try Row.fetchAll(db, sql: """
                 SELECT id, collection, doc_id, field, local_value, store_value, restored, path, store_version, noted_at FROM conflicts ORDER BY id
                 """).compactMap { row in
-                guard let collection = SyncCollection(rawValue: row[1]) else { return nil }
+                guard let collection = SyncCollection(rawValue: try row.decode(atIndex: 1)) else { return nil }
                 // A state from before paths holds the top-level field alone.
-                let stored: String? = row[7]
-                let field: String? = row[3]
+                let stored: String? = try row.decode(atIndex: 7)
+                let field: String? = try row.decode(atIndex: 3)
                 let path = stored.flatMap { try? JSONParser.parse($0).root }.flatMap(FieldPath.init(jsonValue:))
                     ?? FieldPath(field.map { [.field($0)] } ?? [])
-                let conflict = MergeConflict(key: DocumentKey(collection, row[2]), path: path, localValue: row[4], storeValue: row[5], storeVersion: row[8])
-                return StoredConflict(id: row[0], conflict: conflict, isRestored: row[6], time: row[9])
+                let conflict = MergeConflict(key: DocumentKey(collection, try row.decode(atIndex: 2)), path: path, localValue: try row.decode(atIndex: 4), storeValue: try row.decode(atIndex: 5), storeVersion: try row.decode(atIndex: 8))
+                return StoredConflict(id: try row.decode(atIndex: 0), conflict: conflict, isRestored: try row.decode(atIndex: 6), time: try row.decode(atIndex: 9))
             }
         }
     }

@@ -97,7 +97,7 @@ public final class SQLiteDocumentStore: SharedTreeStore {
                 let arguments: StatementArguments = [tree, write.key.collection.rawValue, write.key.id]
                 // A probe of the primary key for each document of the batch.
                 if let row = try Row.fetchOne(probe, arguments: arguments) {
-                    let current = StoredDocument(key: write.key, body: row[0], version: row[1], isDeleted: row[2], sequence: row[3])
+                    let current = StoredDocument(key: write.key, body: try row.strict(0), version: try row.strict(1), isDeleted: try row.strict(2), sequence: try row.strict(3))
                     if current.body == write.body, current.isDeleted == write.isDeleted {
                         outcomes.append(.unchanged(version: current.version))
                         continue
@@ -125,8 +125,8 @@ public final class SQLiteDocumentStore: SharedTreeStore {
                 SELECT collection, doc_id, body, version, deleted, seq FROM documents
                 WHERE owner_uid = ? AND seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [tree, sequence, limit]).compactMap { row in
-                guard let collection = SyncCollection(rawValue: row[0]) else { return nil }
-                return StoredDocument(key: DocumentKey(collection, row[1]), body: row[2], version: row[3], isDeleted: row[4], sequence: row[5])
+                guard let collection = SyncCollection(rawValue: try row.strict(0)) else { return nil }
+                return StoredDocument(key: DocumentKey(collection, try row.strict(1)), body: try row.strict(2), version: try row.strict(3), isDeleted: try row.strict(4), sequence: try row.strict(5))
             }
         }
     }
@@ -189,8 +189,8 @@ public final class SQLiteDocumentStore: SharedTreeStore {
             try Self.require(.read, user: user, tree: tree, role: try Self.role(of: user, in: tree, db))
             let members = try Row.fetchAll(db, sql: "SELECT member_uid, role, granted_by, granted_at FROM memberships WHERE tree_uid = ?", arguments: [tree])
                 .compactMap { row -> TreeMembership? in
-                    guard let role = TreeRole(rawValue: row[1]) else { return nil }
-                    return TreeMembership(tree: tree, user: row[0], role: role, grantedBy: row[2], grantedAt: row[3])
+                    guard let role = TreeRole(rawValue: try row.strict(1)) else { return nil }
+                    return TreeMembership(tree: tree, user: try row.strict(0), role: role, grantedBy: try row.strict(2), grantedAt: try row.strict(3))
                 }
             return TreeMembership.listing(members, of: tree)
         }
@@ -201,8 +201,8 @@ public final class SQLiteDocumentStore: SharedTreeStore {
         return try await read { db in
             let trees = try Row.fetchAll(db, sql: "SELECT tree_uid, role, granted_by, granted_at FROM memberships WHERE member_uid = ?", arguments: [user])
                 .compactMap { row -> TreeMembership? in
-                    guard let role = TreeRole(rawValue: row[1]) else { return nil }
-                    return TreeMembership(tree: row[0], user: user, role: role, grantedBy: row[2], grantedAt: row[3])
+                    guard let role = TreeRole(rawValue: try row.strict(1)) else { return nil }
+                    return TreeMembership(tree: try row.strict(0), user: user, role: role, grantedBy: try row.strict(2), grantedAt: try row.strict(3))
                 }
             return TreeMembership.listing(trees: trees, of: user, ownsOwnTree: try Self.role(of: user, in: user, db) == .owner)
         }
@@ -221,8 +221,8 @@ public final class SQLiteDocumentStore: SharedTreeStore {
             sql += " ORDER BY id DESC LIMIT ?"
             arguments += [limit]
             return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-                guard let collection = SyncCollection(rawValue: row[0]) else { return nil }
-                return AuditEntry(tree: tree, key: DocumentKey(collection, row[1]), version: row[2], isDeleted: row[3], sequence: row[4], user: row[5], time: row[6])
+                guard let collection = SyncCollection(rawValue: try row.strict(0)) else { return nil }
+                return AuditEntry(tree: tree, key: DocumentKey(collection, try row.strict(1)), version: try row.strict(2), isDeleted: try row.strict(3), sequence: try row.strict(4), user: try row.strict(5), time: try row.strict(6))
             }
         }
     }
@@ -288,6 +288,32 @@ public final class SQLiteDocumentStore: SharedTreeStore {
             throw error
         } catch {
             throw .store("\(error)")
+        }
+    }
+}
+
+extension Row {
+    /// The value at `index` as exactly `Value`. The store is a file anyone with write access can
+    /// edit: text where a number belongs, or bytes that are no UTF-8 text, is a store error, not a
+    /// trap (GRDB's subscripts) nor SQLite's silent conversion to 0 (its fast decoders).
+    func strict<Value: DatabaseValueConvertible>(_ index: Int) throws -> Value {
+        let value: DatabaseValue = self[index]
+        guard let decoded = Value.fromDatabaseValue(value) else {
+            throw SyncError.store("a stored row holds \(value.storage.kindDescription) where \(Value.self) belongs; the store file was changed by something other than familytree")
+        }
+        return decoded
+    }
+}
+
+extension DatabaseValue.Storage {
+    /// What kind of value this is, for a message (never the value: it may be anything).
+    var kindDescription: String {
+        switch self {
+        case .null: "NULL"
+        case .int64: "an integer"
+        case .double: "a real number"
+        case .string: "text"
+        case .blob: "bytes"
         }
     }
 }

@@ -53,6 +53,20 @@ import TestSupport
         #expect(try scratch.read("before.json") == "{\"members\": []}")
     }
 
+    /// The embedded store is a file anyone with write access can edit: a row of the wrong type is a
+    /// store error with exit 1, never a trap (GRDB's subscripts trap where its decoders throw).
+    @Test(arguments: ["UPDATE documents SET version = 'abc' WHERE doc_id = 'karl'", "UPDATE documents SET body = CAST(body AS BLOB) || x'ff' WHERE doc_id = 'karl'", "UPDATE documents SET deleted = 'maybe' WHERE doc_id = 'karl'"])
+    func aStoreRowOfTheWrongTypeIsAStoreError(statement: String) async throws {
+        let storePath = scratch.path("store.sqlite").path
+        #expect(try sync(["push", scratch.path("tree.json").path, "--user", "alice", "--store", "sqlite:" + storePath, "--new-tree"]).status == 0)
+        let edit = try ChildProcess.run("python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", storePath, statement])
+        try #require(edit.status == 0, "\(edit.stderr)")
+        let pulled = try sync(["pull", "--user", "alice", "--store", "sqlite:" + storePath, "-o", scratch.path("fresh.json").path])
+        #expect(pulled.status == 1, "\(pulled.stderr)")
+        #expect(pulled.stderr.contains("store error") || pulled.stderr.contains("nothing was written"), "\(pulled.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("fresh.json").path))
+    }
+
     @Test func anInvalidTreeIsNeverPushed() async throws {
         try scratch.write("bad.json", #"{"members": [{"id": "a", "firstName": "A"}], "unions": [{"id": "u", "partners": ["a", "ghost"]}]}"#)
         let store = "sqlite:" + scratch.path("store.sqlite").path

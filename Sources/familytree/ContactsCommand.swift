@@ -91,6 +91,11 @@ struct ContactsPullCommand: AsyncParsableCommand {
     var years: YearCompletionOptions
 
     func run() async throws {
+        // The tree is read, merged with the address book and written under its lock.
+        try await TreeFileLock.holding(into) { try await pull() }
+    }
+
+    private func pull() async throws {
         let statePath = server.statePath(tree: into)
         let tree = FileManager.default.fileExists(atPath: into)
             ? try TreeFile(json: try TreeFiles.read(into), file: into) : TreeFile.empty(file: into)
@@ -142,6 +147,10 @@ struct ContactsPushCommand: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
+        try await TreeFileLock.holding(tree) { try await push() }
+    }
+
+    private func push() async throws {
         let statePath = server.statePath(tree: tree)
         guard FileManager.default.fileExists(atPath: statePath) else {
             throw CLIError.fileAccess(path: statePath, reason: "no earlier pull of this tree: run `familytree contacts pull` first")

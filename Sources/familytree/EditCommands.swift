@@ -15,10 +15,13 @@ enum TreeFileEditing {
 
     /// Applies `edits` and writes the file atomically; on any problem nothing is written.
     static func edit(_ path: String, _ edits: (TreeFile) throws -> [TreeEdit]) throws -> TreeFile {
-        var file = try open(path)
-        try file.apply(try edits(file))
-        try TreeFiles.write(file.text, to: path)
-        return file
+        // Read, edit and write under the file's lock, so concurrent commands each see the last one's result.
+        try TreeFileLock.holding(path) {
+            var file = try open(path)
+            try file.apply(try edits(file))
+            try TreeFiles.write(file.text, to: path)
+            return file
+        }
     }
 }
 

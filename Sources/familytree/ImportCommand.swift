@@ -87,6 +87,11 @@ struct ImportCommand: ParsableCommand {
 
 extension ImportCommand {
     private func importContacts(_ bytes: [UInt8], name: String) throws {
+        // The tree --into names is read, merged and written under its lock.
+        try TreeFileLock.holding(into ?? output ?? "-") { try mergeContacts(bytes, name: name) }
+    }
+
+    private func mergeContacts(_ bytes: [UInt8], name: String) throws {
         let imported = ContactsImport(bytes: bytes)
         let base = try into.map { path throws in try TreeFile(json: try TreeFiles.read(path), file: path) } ?? TreeFile.empty(file: name)
         let merged = try ContactsMerge.merge(imported, into: base)

@@ -209,6 +209,11 @@ struct SyncPushCommand: AsyncParsableCommand {
     var newTree = false
 
     func run() async throws {
+        // Held from the read to the last write: an edit made meanwhile waits, and is never lost.
+        try await TreeFileLock.holding(tree) { try await push() }
+    }
+
+    private func push() async throws {
         // An invalid tree is refused before anything else is looked at.
         let local = try SyncTree.documents(of: tree)
         let target = try options.target(for: tree, newTree: newTree)
@@ -249,6 +254,10 @@ struct SyncPullCommand: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
+        try await TreeFileLock.holding(output) { try await pull() }
+    }
+
+    private func pull() async throws {
         let target = try options.target(for: output)
         let (session, lock) = try await target.open()
         defer { withExtendedLifetime(lock) {} }
@@ -319,8 +328,10 @@ struct SyncConflictsCommand: AsyncParsableCommand {
         }
         guard let tree = into else { throw ValidationError("--restore needs --into, the tree file to put the value back into") }
         guard let stored = conflicts.first(where: { $0.id == restore }) else { throw CLIError.fileAccess(path: "conflict #\(restore)", reason: "no such conflict") }
-        let documents = try stored.conflict.restoring(into: try SyncTree.documents(of: tree))
-        try SyncTree.write(documents, to: tree)
+        try TreeFileLock.holding(tree) {
+            let documents = try stored.conflict.restoring(into: try SyncTree.documents(of: tree))
+            try SyncTree.write(documents, to: tree)
+        }
         try session.state.markRestored(restore)
         Console.error("restored #\(restore) into \(tree); push to send it")
     }

@@ -207,3 +207,54 @@ struct FileOutput: RenderedOutput {
         try handle.write(contentsOf: chunk)
     }
 }
+
+/// One command at a time reading and writing a tree file: an exclusive lock held from the read to
+/// the rename, so an edit never rests on a copy another command is about to replace (twenty `add`s
+/// at once keep all twenty people). The lock is on the file's folder (the real one, links
+/// followed), which every familytree command editing a file in it takes; nothing is left beside
+/// the file, and the system frees the lock when a process ends however it ends.
+enum TreeFileLock {
+    /// How long a command waits for another before it gives up.
+    static var patience: Double {
+        ProcessInfo.processInfo.environment["FAMILYTREE_LOCK_TIMEOUT"].flatMap(Double.init) ?? 120
+    }
+
+    /// Runs `body` holding the lock of `path`'s folder (nothing to lock for `-`).
+    static func holding<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        guard path != "-", path != "/dev/stdout" else { return try body() }
+        let descriptor = try acquire(path)
+        defer { close(descriptor) }
+        return try body()
+    }
+
+    /// The same for an async body (a sync: read, talk to the store, write).
+    static func holding<T>(_ path: String, _ body: () async throws -> T) async throws -> T {
+        guard path != "-", path != "/dev/stdout" else { return try await body() }
+        let descriptor = try acquire(path)
+        defer { close(descriptor) }
+        return try await body()
+    }
+
+    private static func acquire(_ path: String) throws -> Int32 {
+        let folder = URL(fileURLWithPath: TreeFiles.resolvedTarget(path)).deletingLastPathComponent().path
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // A folder that cannot be opened cannot be written either: the write says why.
+        guard descriptor >= 0 else { return open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        let start = Date()
+        var told = false
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return descriptor }
+            let waited = Date().timeIntervalSince(start)
+            if waited > patience {
+                close(descriptor)
+                throw CLIError.refused("\(path): another familytree command has been editing a tree in \(folder) for \(Int(waited)) s; try again when it is done")
+            }
+            if !told, waited > 2 {
+                Console.error("familytree: waiting for another familytree command editing a tree in \(folder)")
+                told = true
+            }
+            usleep(20_000)
+        }
+        return descriptor
+    }
+}

@@ -90,3 +90,28 @@ import TestSupport
         #expect(!empty.stderr.contains("WAL"))
     }
 }
+
+/// Commands editing one tree file at once, as real processes: each that says it succeeded has its
+/// change in the file (the file's folder is locked from the read to the rename).
+@Suite struct ConcurrentEditTests {
+    @Test func twentyAddsAndMarriagesAndLinksAtOnceAreAllKept() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("t.json").path
+        let binary = ProcessTests.binary.path
+        let script = """
+            for i in $(seq 1 20); do ("$1" add "Person $i" --born 1990 --tree "$2" >/dev/null || echo FAILED add $i >&2) & done; wait
+            for i in $(seq 1 10); do
+              ("$1" add "Kid $i" --born 2000 --child-of "Person 1" "Person 2" --tree "$2" >/dev/null || echo FAILED kid $i >&2) &
+              ("$1" marry "Person $((i + 2))" "Person $((i + 10))" --tree "$2" >/dev/null || echo FAILED marry $i >&2) &
+            done; wait
+            for i in $(seq 1 10); do ("$1" link "Kid $i" "Person $((i + 10))" --tree "$2" >/dev/null || echo FAILED link $i >&2) & done; wait
+            """
+        let run = try ChildProcess.run("sh", ["-c", script, "sh", binary, tree])
+        #expect(run.status == 0 && !run.stderr.contains("FAILED"), "\(run.stderr)")
+        let file = try TreeFile(json: Array(try scratch.read("t.json").utf8))
+        #expect(file.graph.members.count == 30)
+        #expect(file.graph.unions.count == 11)
+        #expect(file.graph.unions.first { Set($0.partners) == ["person-1", "person-2"] }?.children.count == 10)
+        #expect(file.graph.crossBloodlineConnections.count == 10)
+    }
+}

@@ -41,6 +41,7 @@ public final class LocalSyncState: Sendable {
                         PRIMARY KEY (collection, doc_id)
                     ) WITHOUT ROWID;
                     CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS acknowledged (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
                     CREATE TABLE IF NOT EXISTS pending_batches (id INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL);
                     CREATE TABLE IF NOT EXISTS conflicts (
                         id INTEGER PRIMARY KEY AUTOINCREMENT, collection TEXT NOT NULL, doc_id TEXT NOT NULL,
@@ -90,11 +91,23 @@ public final class LocalSyncState: Sendable {
     }
 
     /// Records what the store now holds for these documents, in one local transaction; the
-    /// batch noted as pending (if given) is settled in the same transaction.
-    public func record(_ documents: [(DocumentKey, Base)], settling batch: PendingBatch? = nil) throws(SyncError) {
+    /// batch noted as pending (if given) is settled, and the highest change sequence the store
+    /// acknowledged (if given) noted, in the same transaction.
+    public func record(_ documents: [(DocumentKey, Base)], settling batch: PendingBatch? = nil, acknowledging sequence: Int64? = nil) throws(SyncError) {
         try run { db in
             try Self.upsert(documents, in: db)
             if let batch { try db.execute(sql: "DELETE FROM pending_batches WHERE id = ?", arguments: [batch.id]) }
+            if let sequence {
+                try db.execute(sql: "INSERT INTO acknowledged (id, seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq)", arguments: [sequence])
+            }
+        }
+    }
+
+    /// The highest change sequence the store acknowledged to this device, by a push or a pull:
+    /// a store that no longer reaches it lost changes (restored from an older backup).
+    public func acknowledged() throws(SyncError) -> Int64 {
+        try run { db in
+            max(try Int64.fetchOne(db, sql: "SELECT seq FROM acknowledged WHERE id = 1") ?? 0, try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0)
         }
     }
 
@@ -137,6 +150,14 @@ public final class LocalSyncState: Sendable {
     /// versions of those documents are this device's bases.
     public func settleAllPending() throws(SyncError) {
         try run { db in try db.execute(sql: "DELETE FROM pending_batches") }
+    }
+
+    /// Forgets what this device saw of the store (bases, checkpoint, unacknowledged batches); the
+    /// conflicts kept for the user stay.
+    public func reset() throws(SyncError) {
+        try run { db in
+            try db.execute(sql: "DELETE FROM base; DELETE FROM checkpoint; DELETE FROM acknowledged; DELETE FROM pending_batches")
+        }
     }
 
     /// Keeps `conflicts` for the user to review, noted at `time` (ISO 8601; by default now).

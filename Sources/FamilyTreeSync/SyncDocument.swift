@@ -105,6 +105,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A document (from the store or the tree file) that is no record of its collection: not an
     /// object, no id, an id other than its key's. Nothing is written.
     case invalidDocument(DocumentKey?, String)
+    /// The store holds less than it acknowledged to this device (restored from an older backup, or
+    /// deleted): nothing was sent or changed. `SyncSession.resend` sends this device's tree again.
+    case storeBehind(acknowledged: Int64)
 
     public var description: String {
         switch self {
@@ -116,6 +119,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .store(let reason): "store error: \(reason)"
         case .invalidDocument(let key?, let reason): "document \(key): \(reason); nothing was written"
         case .invalidDocument(nil, let reason): "\(reason); nothing was written"
+        case .storeBehind(let sequence): "the store no longer has change \(sequence), which it acknowledged to this device: was it restored from an older backup, or deleted? Nothing was sent or written; to send this device's tree to it again, push with --resend"
         }
     }
 }

@@ -138,10 +138,16 @@ public struct SyncSession: Sendable {
                 let outcomes = try await store.push(user: user, tree: tree, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
+                var acknowledged: Int64?
                 for (write, outcome) in zip(batch, outcomes) {
                     switch outcome {
                     case .applied(let version, _), .unchanged(let version):
-                        if case .applied = outcome { report.applied += 1 } else { report.unchanged += 1 }
+                        if case .applied(_, let sequence) = outcome {
+                            report.applied += 1
+                            acknowledged = max(acknowledged ?? 0, sequence)
+                        } else {
+                            report.unchanged += 1
+                        }
                         let base = LocalSyncState.Base(body: write.body, version: version, isDeleted: write.isDeleted)
                         recorded.append((write.key, base))
                         bases[write.key] = base
@@ -159,7 +165,7 @@ public struct SyncSession: Sendable {
                     }
                 }
                 // After the store committed: a crash before this line only makes the next push find the batch `unchanged`.
-                try state.record(recorded, settling: note)
+                try state.record(recorded, settling: note, acknowledging: acknowledged)
                 done += batch.count
                 progress?(min(done, total), total)
             }
@@ -198,8 +204,17 @@ public struct SyncSession: Sendable {
         // What each pulled document was before this pull, and what it is now; only these can change.
         var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
         let unacknowledged = try state.unacknowledgedWrites()
+        let acknowledged = try state.acknowledged()
         while true {
             let page = try await store.pull(user: user, tree: tree, after: try state.checkpoint(), limit: pageSize)
+            if page.isEmpty, report.pulled == 0, acknowledged > 0, try state.checkpoint() >= acknowledged {
+                // Nothing after the checkpoint: the change at it must still be there (only a later
+                // change of that document moves it past the checkpoint). Else the store lost what
+                // it acknowledged: restored from an older backup, or deleted.
+                if try await store.pull(user: user, tree: tree, after: acknowledged - 1, limit: 1).isEmpty {
+                    throw .storeBehind(acknowledged: acknowledged)
+                }
+            }
             if local != nil {
                 let prior = try state.bases(for: page.map(\.key).filter { changes[$0] == nil })
                 for document in page {
@@ -215,6 +230,9 @@ public struct SyncSession: Sendable {
             progress?(report.pulled, nil)
             if page.count < pageSize { break }
         }
+        // Every change the store acknowledged comes back in a pull (itself or a later change of its
+        // document): a store that stops short of one lost it.
+        if try state.checkpoint() < acknowledged { throw .storeBehind(acknowledged: acknowledged) }
         // The store's versions of anything sent unacknowledged are this device's bases now.
         if !unacknowledged.isEmpty { try state.settleAllPending() }
         guard let local else {
@@ -369,6 +387,19 @@ public struct SyncSession: Sendable {
         case .familyTree:
             return [record["spouse"]?.stringValue].compactMap { $0 } + (record["children"]?.arrayValue ?? []).compactMap(reference)
         }
+    }
+
+    /// Sends `local` again, whole, to a store that lost what it had acknowledged (`storeBehind`):
+    /// forgets what this device saw, takes the store's documents as they are now as the base, and
+    /// writes every local document that differs (and a tombstone for each one the file no longer
+    /// has). This device's tree wins over the store's older copy.
+    public func resend(_ local: [DocumentKey: String]) async throws(SyncError) -> PushReport {
+        try state.reset()
+        _ = try await pull(merging: nil)
+        var report = try await send(local)
+        guard report.merged == 0 else { throw .store("the store changed while it was being repaired; push again") }
+        report.documents = local
+        return report
     }
 
     /// Local changes a push would send: documents added or edited, and documents deleted.

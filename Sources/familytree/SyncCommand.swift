@@ -208,17 +208,20 @@ struct SyncPushCommand: AsyncParsableCommand {
     @Flag(help: "Make this file the start of a tree of --user's own (refused when that tree already holds documents).")
     var newTree = false
 
-    func run() async throws {
-        // Held from the read to the last write: an edit made meanwhile waits, and is never lost.
-        try await TreeFileLock.holding(tree) { try await push() }
-    }
+    @Flag(help: "Send the whole file again to a store that lost what it had acknowledged (restored from an older backup); the file wins over the store's copy.")
+    var resend = false
 
-    private func push() async throws {
-        // An invalid tree is refused before anything else is looked at.
-        let local = try SyncTree.documents(of: tree)
+    func run() async throws {
         let target = try options.target(for: tree, newTree: newTree)
+        // The sync lock first: a second sync of this user fails at once rather than wait.
         let (session, lock) = try await target.open()
         defer { withExtendedLifetime(lock) {} }
+        // The file's, from the read to the last write: an edit made meanwhile waits, and is never lost.
+        try await TreeFileLock.holding(tree) { try await push(target: target, session: session) }
+    }
+
+    private func push(target: SyncTarget, session: SyncSession) async throws {
+        let local = try SyncTree.documents(of: tree)
         if target.link == nil || newTree, target.tree == target.user {
             // A file of no tree, pushed to the user's own: only as a new tree when asked, and only
             // onto an empty one; into an existing one it merges like any push.
@@ -231,7 +234,7 @@ struct SyncPushCommand: AsyncParsableCommand {
             }
         }
         var saved = local
-        let report = try await session.push(local) { pulled in
+        let report = resend ? try await session.resend(local) : try await session.push(local) { pulled in
             try SyncTree.write(pulled, to: tree)
             saved = pulled
         }
@@ -254,13 +257,13 @@ struct SyncPullCommand: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
-        try await TreeFileLock.holding(output) { try await pull() }
-    }
-
-    private func pull() async throws {
         let target = try options.target(for: output)
         let (session, lock) = try await target.open()
         defer { withExtendedLifetime(lock) {} }
+        try await TreeFileLock.holding(output) { try await pull(target: target, session: session) }
+    }
+
+    private func pull(target: SyncTarget, session: SyncSession) async throws {
         let local = FileManager.default.fileExists(atPath: output) ? try SyncTree.documents(of: output) : nil
         let report = try await session.pull(merging: local)
         try SyncTree.write(report.documents, to: output)

@@ -67,6 +67,31 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: scratch.path("fresh.json").path))
     }
 
+    /// A store restored from an older backup lost what it acknowledged: the device notices, says
+    /// so and sends nothing; `--resend` sends its tree again, and another device gets it.
+    @Test func aStoreRestoredFromAnOlderBackupIsNoticedAndRepaired() async throws {
+        let storePath = scratch.path("store.sqlite").path
+        let store = "sqlite:" + storePath
+        let tree = scratch.path("tree.json").path
+        #expect(try sync(["push", tree, "--user", "alice", "--store", store, "--new-tree"]).status == 0)
+        let backup = try ChildProcess.run("python3", ["-c", "import sqlite3, sys; s = sqlite3.connect(sys.argv[1]); d = sqlite3.connect(sys.argv[2]); s.backup(d); d.close()", storePath, storePath + ".bak"])
+        try #require(backup.status == 0, "\(backup.stderr)")
+        #expect(try ChildProcess.run(ProcessTests.binary, ["add", "Lena Carter", "--born", "2026-11-20", "--tree", tree]).status == 0)
+        #expect(try sync(["push", tree]).status == 0)
+        // The older backup comes back.
+        let restore = try ChildProcess.run("python3", ["-c", "import sqlite3, sys; s = sqlite3.connect(sys.argv[1]); d = sqlite3.connect(sys.argv[2]); s.backup(d); d.close()", storePath + ".bak", storePath])
+        try #require(restore.status == 0, "\(restore.stderr)")
+        let before = try scratch.read("tree.json")
+        let noticed = try sync(["push", tree])
+        #expect(noticed.status == 1 && noticed.stderr.contains("no longer has change") && noticed.stderr.contains("--resend"), "\(noticed.stderr)")
+        #expect(try scratch.read("tree.json") == before)
+        let repaired = try sync(["push", tree, "--resend"])
+        #expect(repaired.status == 0 && repaired.stderr.contains("1 written"), "\(repaired.stderr)")
+        let pulled = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(scratch.path("other").path)", ProcessTests.binary.path, "sync", "pull", "--user", "alice", "--store", store, "-o", scratch.path("other.json").path])
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(try scratch.read("other.json").contains("Lena"))
+    }
+
     @Test func anInvalidTreeIsNeverPushed() async throws {
         try scratch.write("bad.json", #"{"members": [{"id": "a", "firstName": "A"}], "unions": [{"id": "u", "partners": ["a", "ghost"]}]}"#)
         let store = "sqlite:" + scratch.path("store.sqlite").path

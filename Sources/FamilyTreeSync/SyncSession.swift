@@ -227,7 +227,7 @@ public struct SyncSession: Sendable {
             try state.recordPage(page)
             report.pulled += page.count
             if !page.isEmpty { report.pages += 1 }
-            progress?(report.pulled, nil)
+            if !page.isEmpty { progress?(report.pulled, nil) }
             if page.count < pageSize { break }
         }
         // Every change the store acknowledged comes back in a pull (itself or a later change of its
@@ -264,8 +264,13 @@ public struct SyncSession: Sendable {
         if changes.keys.contains(where: { $0.collection == .crossBloodlineConnections }) {
             try droppingRepeatedLinks(in: &merged)
         }
-        if !changes.isEmpty {
-            report.conflicts += settingAsideEditsThatBreakTheTree(in: &merged, local: local, bases: try state.bases(for: Array(local.keys.filter { merged[$0] != nil })))
+        // Only records that join people (families, links, seed-shaped members) can break the tree
+        // together; most pulls bring none, and a member's own fields are checked where they were edited.
+        if changes.keys.contains(where: Self.joinsPeople(_:)) || changes.keys.contains(where: { $0.collection == .familyTree && (merged[$0]?.contains("\"children\"") ?? false) }) {
+            let joining = local.filter { key, body in
+                merged[key] != nil && (Self.joinsPeople(key) || body.contains("\"children\"") || body.contains("\"spouse\""))
+            }
+            report.conflicts += settingAsideEditsThatBreakTheTree(in: &merged, local: joining, bases: try state.bases(for: Array(joining.keys)))
         }
         try state.addConflicts(report.conflicts)
         report.documents = merged
@@ -303,6 +308,9 @@ public struct SyncSession: Sendable {
         }
         return revived
     }
+
+    /// Whether a document is a family or a link (what joins people up).
+    static func joinsPeople(_ key: DocumentKey) -> Bool { key.collection != .familyTree }
 
     /// Edits that are each valid can break the tree together (a link here and one there that make
     /// a person their own ancestor). The local edits involved are set aside as conflicts, whole

@@ -266,9 +266,9 @@ public struct SyncSession: Sendable {
         }
         // Only records that join people (families, links, seed-shaped members) can break the tree
         // together; most pulls bring none, and a member's own fields are checked where they were edited.
-        if changes.keys.contains(where: Self.joinsPeople(_:)) || changes.keys.contains(where: { $0.collection == .familyTree && (merged[$0]?.contains("\"children\"") ?? false) }) {
+        if changes.keys.contains(where: Self.joinsPeople(_:)) || changes.keys.contains(where: { $0.collection == .familyTree && merged[$0].map(Self.namesRelatives) == true }) {
             let joining = local.filter { key, body in
-                merged[key] != nil && (Self.joinsPeople(key) || body.contains("\"children\"") || body.contains("\"spouse\""))
+                merged[key] != nil && (Self.joinsPeople(key) || Self.namesRelatives(body))
             }
             report.conflicts += settingAsideEditsThatBreakTheTree(in: &merged, local: joining, bases: try state.bases(for: Array(joining.keys)))
         }
@@ -285,13 +285,14 @@ public struct SyncSession: Sendable {
     ) throws(SyncError) -> [String] {
         // Only a member this merge dropped, or a reference a pulled document brought, can dangle:
         // the rest of the tree was whole before.
-        let dropped = local.keys.contains { $0.collection == .familyTree && merged[$0] == nil }
+        // The merge changes only what the pull brought, so only those can have been dropped.
+        let dropped = changed.contains { $0.collection == .familyTree && local[$0] != nil && merged[$0] == nil }
         let scanned: [DocumentKey] = dropped ? Array(merged.keys) : changed.filter { merged[$0] != nil }
         var missing: Set<String> = []
         for key in scanned {
             guard let body = merged[key] else { continue }
             // Most member documents name no one (only the seed's shape has spouse and children).
-            if key.collection == .familyTree, !body.contains("\"children\""), !body.contains("\"spouse\"") { continue }
+            if key.collection == .familyTree, !Self.namesRelatives(body) { continue }
             guard let record = try? JSONParser.parse(body).root else { continue }
             for id in Self.memberReferences(of: record, in: key.collection) where merged[DocumentKey(.familyTree, id)] == nil {
                 missing.insert(id)
@@ -307,6 +308,31 @@ public struct SyncSession: Sendable {
             revived.append(key.id)
         }
         return revived
+    }
+
+    /// Whether a member document names others (the seed's `children` or `spouse`): a scan of its
+    /// bytes for either key, far cheaper than parsing it (most members name no one).
+    static func namesRelatives(_ body: String) -> Bool {
+        var body = body
+        return body.withUTF8 { bytes in
+            let (quote, c, s) = (UInt8(ascii: "\""), UInt8(ascii: "c"), UInt8(ascii: "s"))
+            var index = 0
+            while index + 9 < bytes.count {
+                if bytes[index] == quote {
+                    let next = bytes[index + 1]
+                    if next == c, bytes[index + 9] == quote, Self.matches(bytes, at: index + 1, "children") { return true }
+                    if next == s, bytes[index + 7] == quote, Self.matches(bytes, at: index + 1, "spouse") { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ word: StaticString) -> Bool {
+        guard start + word.utf8CodeUnitCount <= bytes.count else { return false }
+        for offset in 0..<word.utf8CodeUnitCount where bytes[start + offset] != word.utf8Start[offset] { return false }
+        return true
     }
 
     /// Whether a document is a family or a link (what joins people up).
@@ -376,7 +402,7 @@ public struct SyncSession: Sendable {
     static func namedMembers(in documents: [DocumentKey: String]) -> Set<String> {
         var named: Set<String> = []
         for (key, body) in documents {
-            if key.collection == .familyTree, !body.contains("\"children\""), !body.contains("\"spouse\"") { continue }
+            if key.collection == .familyTree, !Self.namesRelatives(body) { continue }
             guard let record = try? JSONParser.parse(body).root else { continue }
             named.formUnion(memberReferences(of: record, in: key.collection))
         }

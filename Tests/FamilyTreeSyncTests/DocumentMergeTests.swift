@@ -88,6 +88,13 @@ struct DocumentMergeTests {
         #expect(marriage.described(documents: documents) == #"the family of Peter Müller and Emily Carter's marriage date: kept "1970", yours was nothing"#)
     }
 
+    @Test func aMemberNamingRelativesIsToldFromItsBytes() {
+        #expect(SyncSession.namesRelatives(#"{"children":["a"],"id":"x"}"#))
+        #expect(SyncSession.namesRelatives(#"{"id":"x","spouse":"y"}"#))
+        #expect(!SyncSession.namesRelatives(#"{"firstName":"Spouse","id":"x","notes":"children of"}"#))
+        #expect(!SyncSession.namesRelatives(#"{"id":"x"}"#))
+    }
+
     @Test func aPathSurvivesTheDeviceStateAsJSON() {
         let path = FieldPath([.field("children"), .item("b"), .field("kind")])
         #expect(FieldPath(jsonValue: path.jsonValue) == path)

@@ -42,15 +42,18 @@ final class FlakyStore: DocumentStore, @unchecked Sendable {
     static func count(_ kind: StoreKind) -> Int {
         if let text = ProcessInfo.processInfo.environment["FAMILYTREE_CONVERGENCE_SCENARIOS"], let count = Int(text) { return count }
         // About 0.2 s a scenario in a debug build on SQLite: a run of thousands is `scripts/fuzz`'s.
-        return kind == .sqlite ? 500 : 40
+        return kind == .sqlite ? 500 : 60
     }
 
     @Test(arguments: StoreKind.allCases)
     func seededScenariosConverge(kind: StoreKind) async throws {
         let first = UInt64(ProcessInfo.processInfo.environment["FAMILYTREE_CONVERGENCE_SEED"] ?? "") ?? 1
         var totals = Scenario.Totals()
+        // One set of users (one connection each, on PostgreSQL) for every scenario: each starts by
+        // deleting the owner's tree, roles and log, so the scenarios make no roles of their own.
+        let fixture = StoreFixture(kind)
         for seed in first..<(first + UInt64(Self.count(kind))) {
-            var scenario = try await Scenario(kind: kind, seed: seed)
+            var scenario = try await Scenario(kind: kind, seed: seed, fixture: fixture)
             try await scenario.run()
             totals.add(scenario)
             if !scenario.failures.isEmpty {
@@ -153,23 +156,25 @@ struct Scenario {
     private let owner: String
 
     /// The owner's starting tree pushed, and 2 to 4 relatives in random roles sharing it.
-    init(kind: StoreKind, seed: UInt64, script: Bool = false) async throws {
+    init(kind: StoreKind, seed: UInt64, script: Bool = false, fixture: StoreFixture? = nil) async throws {
         self.kind = kind
-        fixture = StoreFixture(kind)
+        self.fixture = fixture ?? StoreFixture(kind)
         random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 7)
-        owner = fixture.uid("owner")
+        owner = self.fixture.uid("owner")
         let roles: [TreeRole] = script ? [.helper] : (0..<Int.random(in: 2...4, using: &random)).map { _ in [.admin, .helper, .helper, .viewer].randomElement(using: &random)! }
         var start = TreeFile.empty()
         for (id, name) in [("a", "Anna"), ("b", "Bert"), ("c", "Carl"), ("d", "Dora"), ("e", "Emil")] {
             try start.apply(.addMember(Member(id: id, firstName: name)))
         }
         try start.apply(.marry("a", "b"), .addChild("c", union: "a+b"), .addChild("d", union: "a+b"))
-        let ownerStore = try await fixture.shared("owner")
+        let ownerStore = try await self.fixture.shared("owner")
+        // A clean slate: no documents, shares or log left by an earlier scenario on these users.
+        try await ownerStore.deleteTree(owner, as: owner)
         for (position, role) in ([TreeRole.owner] + roles).enumerated() {
             let name = position == 0 ? "owner" : "u\(position)"
-            let uid = fixture.uid(name)
+            let uid = self.fixture.uid(name)
             if position > 0 { try await ownerStore.share(tree: owner, as: owner, with: uid, role: role) }
-            let store = FlakyStore(base: try await fixture.store(name), seed: seed &+ UInt64(position), lossRate: script ? 0 : 0.08)
+            let store = FlakyStore(base: try await self.fixture.store(name), seed: seed &+ UInt64(position), lossRate: script ? 0 : 0.08)
             let state = try LocalSyncState(path: Scratch.temporaryPath("state.sqlite"))
             let session = try SyncSession(store: store, state: state, user: uid, tree: owner)
             devices.append(Device(user: uid, role: role, session: session, file: position == 0 ? start : TreeFile.empty()))

@@ -284,20 +284,10 @@ public struct SyncSession: Sendable {
         in merged: inout [DocumentKey: String], local: [DocumentKey: String], changed: some Collection<DocumentKey>
     ) throws(SyncError) -> [String] {
         // Only a member this merge dropped, or a reference a pulled document brought, can dangle:
-        // the rest of the tree was whole before.
-        // The merge changes only what the pull brought, so only those can have been dropped.
+        // the rest of the tree was whole before, and the merge changes only what the pull brought.
         let dropped = changed.contains { $0.collection == .familyTree && local[$0] != nil && merged[$0] == nil }
-        let scanned: [DocumentKey] = dropped ? Array(merged.keys) : changed.filter { merged[$0] != nil }
-        var missing: Set<String> = []
-        for key in scanned {
-            guard let body = merged[key] else { continue }
-            // Most member documents name no one (only the seed's shape has spouse and children).
-            if key.collection == .familyTree, !Self.namesRelatives(body) { continue }
-            guard let record = try? JSONParser.parse(body).root else { continue }
-            for id in Self.memberReferences(of: record, in: key.collection) where merged[DocumentKey(.familyTree, id)] == nil {
-                missing.insert(id)
-            }
-        }
+        let named = dropped ? Self.namedMembers(in: merged) : Self.namedMembers(in: merged, among: changed)
+        let missing = named.filter { merged[DocumentKey(.familyTree, $0)] == nil }
         guard !missing.isEmpty else { return [] }
         let keys = missing.sorted().map { DocumentKey(.familyTree, $0) }
         let known = try state.bases(for: keys)
@@ -400,8 +390,15 @@ public struct SyncSession: Sendable {
 
     /// Every member some document names (a union, a connection, a seed-shaped member).
     static func namedMembers(in documents: [DocumentKey: String]) -> Set<String> {
+        namedMembers(in: documents, among: documents.keys)
+    }
+
+    /// The members the documents at `keys` name.
+    static func namedMembers(in documents: [DocumentKey: String], among keys: some Sequence<DocumentKey>) -> Set<String> {
         var named: Set<String> = []
-        for (key, body) in documents {
+        for key in keys {
+            guard let body = documents[key] else { continue }
+            // Most member documents name no one (only the seed's shape has spouse and children).
             if key.collection == .familyTree, !Self.namesRelatives(body) { continue }
             guard let record = try? JSONParser.parse(body).root else { continue }
             named.formUnion(memberReferences(of: record, in: key.collection))

@@ -118,6 +118,8 @@ let package = Package(
         .testTarget(name: "FamilyTreeSyncTests", dependencies: [
             "FamilyTree", "FamilyTreeSync", "TestSupport",
             .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
         ]),
         .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "FamilyTreeFiles", "FamilyTreeCalendar", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
     ],

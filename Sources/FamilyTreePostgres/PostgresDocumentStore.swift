@@ -329,7 +329,9 @@ extension PostgresConnection {
             timedOut.withLockedValue { $0 = true }
             close().whenComplete { _ in }
         }
-        defer { watchdog.cancel() }
+        // Cancelled on the event loop as the answer arrives, not when this task resumes: a task
+        // that waits for a busy thread past the limit must not find its answered connection closed.
+        result.whenComplete { _ in watchdog.cancel() }
         do {
             return try await result.get().rows
         } catch where timedOut.withLockedValue({ $0 }) {

@@ -3,6 +3,8 @@ import Dispatch
 @testable import FamilyTreePostgres
 import FamilyTreeSync
 import Foundation
+import Logging
+import PostgresNIO
 import Testing
 import TestSupport
 
@@ -90,6 +92,45 @@ struct PostgresAdminTests {
         }
         try await slow.value
         #expect(stalls >= 3, "the client was stopped at each of its steps (\(stalls))")
+    }
+}
+
+/// The watchdog that closes a connection whose server says nothing for too long.
+@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+struct PostgresWatchdogTests {
+    /// An answer that came in time, awaited by a task that got a thread only after the limit (a
+    /// busy machine), leaves the connection open: the watchdog stops as the answer arrives.
+    @Test func anAnswerAwaitedPastItsLimitLeavesTheConnectionOpen() async throws {
+        let logger = Logger(label: "familytree.tests.watchdog")
+        let address = try PostgresURL(try PostgresTestServer.adminURL())
+        let connection = try await PostgresConnection.connect(configuration: try address.configuration(), id: 7, logger: logger)
+        let stepped = SteppedExecutor()
+        let done = Flag()
+        let query = Task(executorPreference: stepped) {
+            defer { done.set() }
+            return try await connection.rows("SELECT 1", logger: logger, timeout: .milliseconds(300)).count
+        }
+        // The task sends the query, then stands still: the answer comes, the limit passes.
+        #expect(await stepped.waitForNextJob(orUntil: done))
+        stepped.step()
+        try await Task.sleep(for: .milliseconds(900))
+        stepped.runFreely()
+        #expect(try await query.value == 1)
+        #expect(!connection.isClosed, "the watchdog closed a connection whose answer had come")
+        #expect(try await connection.rows("SELECT 2", logger: logger).count == 1)
+        try await connection.close()
+    }
+
+    /// A server that does not answer in time has the connection closed, and the query fails with
+    /// the limit rather than hanging.
+    @Test func aServerSilentPastTheLimitFailsTheQuery() async throws {
+        let logger = Logger(label: "familytree.tests.watchdog")
+        let address = try PostgresURL(try PostgresTestServer.adminURL())
+        let connection = try await PostgresConnection.connect(configuration: try address.configuration(), id: 8, logger: logger)
+        await #expect(throws: SyncError.store("no answer from the server in 1 s")) {
+            try await connection.rows("SELECT pg_sleep(5)", logger: logger, timeout: .seconds(1))
+        }
+        #expect(connection.isClosed)
     }
 }
 

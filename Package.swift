@@ -114,6 +114,7 @@ let package = Package(
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FamilyTreeCardDAVTests", dependencies: ["FamilyTreeCardDAV"]),
         .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeSyncTests", dependencies: [
             "FamilyTree", "FamilyTreeSync", "TestSupport",

@@ -75,11 +75,16 @@ public struct AddressBookSync: Sendable {
     private let client: CardDAVClient
     private let url: URL
 
+    /// The most bytes one answer from the server may have unless a sync says otherwise: 512 MiB,
+    /// an address book of some 5,000 cards with photos read in one answer.
+    public static let defaultMaximumAnswerBytes = 512 << 20
+
     /// A sync with the address book at `url` (or the user's only address book on that server).
-    /// `http:` is refused for anything but this machine unless `allowHTTP`.
-    public init(url: String, credentials: CardDAVCredentials, timeout: Double = 30, allowHTTP: Bool = false) throws(CardDAVError) {
+    /// `http:` is refused for anything but this machine unless `allowHTTP`. An answer over
+    /// `maximumAnswerBytes` is refused as it arrives, and the pull or push changes nothing.
+    public init(url: String, credentials: CardDAVCredentials, timeout: Double = 30, allowHTTP: Bool = false, maximumAnswerBytes: Int = defaultMaximumAnswerBytes) throws(CardDAVError) {
         self.url = try CardDAVClient.checkedURL(url, allowHTTP: allowHTTP)
-        client = CardDAVClient(credentials: credentials, timeout: timeout)
+        client = CardDAVClient(credentials: credentials, timeout: timeout, maximumAnswerBytes: maximumAnswerBytes)
     }
 
     /// Reads what changed in the address book since `state` and merges it into `tree`.

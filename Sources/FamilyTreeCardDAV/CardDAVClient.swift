@@ -57,18 +57,21 @@ struct CardDAVClient: Sendable {
 
     let credentials: CardDAVCredentials
     let timeout: Double
+    /// The most bytes one answer may have; a larger one is refused as it arrives.
+    let maximumAnswerBytes: Int
     private let session: URLSession
-    private let challenges: SessionGuard
+    private let challenges: SessionDelegate
 
     /// A client; `url` must be `https:`, or `http:` to this machine unless `allowHTTP`.
-    init(credentials: CardDAVCredentials, timeout: Double) {
+    init(credentials: CardDAVCredentials, timeout: Double, maximumAnswerBytes: Int = 512 << 20) {
         self.credentials = credentials
         self.timeout = timeout
+        self.maximumAnswerBytes = maximumAnswerBytes
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        challenges = SessionGuard()
+        challenges = SessionDelegate()
         session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
     }
 
@@ -212,11 +215,12 @@ struct CardDAVClient: Sendable {
     /// Writes `vcard` to `href` if the card's ETag is still `etag`.
     func put(_ vcard: String, at href: String, ifMatch etag: String, in book: URL) async throws(CardDAVError) -> PutResult {
         guard let url = resolve(href, against: book) else { throw .malformedResponse(url: book.absoluteString, reason: "a card address on another server: \(href)") }
-        let (status, headers, _) = try await send("PUT", url, body: Data(vcard.utf8), headers: [
+        let answer = try await send("PUT", url, body: Data(vcard.utf8), headers: [
             "Content-Type": "text/vcard; charset=utf-8", "If-Match": etag,
         ])
+        let status = answer.status
         switch status {
-        case 200, 201, 204: return .stored(etag: headers["etag"])
+        case 200, 201, 204: return .stored(etag: answer.headers["etag"])
         // A multi-status or partial answer to PUT says nothing of whether the card was stored.
         case 202...299: throw .malformedResponse(url: url.absoluteString, reason: "PUT was answered \(status), not 200, 201 or 204")
         case 412: return .changedOnServer
@@ -227,12 +231,12 @@ struct CardDAVClient: Sendable {
     /// A card's body by plain GET.
     func get(_ href: String, in book: URL) async throws(CardDAVError) -> (vcard: String, etag: String?) {
         guard let url = resolve(href, against: book) else { throw .malformedResponse(url: book.absoluteString, reason: "a card address on another server: \(href)") }
-        let (status, headers, data) = try await send("GET", url, body: nil, headers: [:])
-        guard status == 200 else {
-            if (201...299).contains(status) { throw .malformedResponse(url: url.absoluteString, reason: "GET was answered \(status), not 200") }
-            throw Self.failure(status, "GET", url, user: credentials.user)
+        let answer = try await send("GET", url, body: nil, headers: [:])
+        guard answer.status == 200 else {
+            if (201...299).contains(answer.status) { throw .malformedResponse(url: url.absoluteString, reason: "GET was answered \(answer.status), not 200") }
+            throw Self.failure(answer.status, "GET", url, user: credentials.user)
         }
-        return (String(decoding: data, as: UTF8.self), headers["etag"])
+        return (String(decoding: answer.data, as: UTF8.self), answer.headers["etag"])
     }
 
     // MARK: Plumbing
@@ -250,18 +254,17 @@ struct CardDAVClient: Sendable {
     }
 
     private func multistatus(_ method: String, _ url: URL, depth: String, body: String) async throws(CardDAVError) -> Multistatus {
-        let (status, _, data) = try await send(method, url, body: Data(("<?xml version=\"1.0\" encoding=\"utf-8\"?>" + body).utf8), headers: [
+        let reply = try await send(method, url, body: Data(("<?xml version=\"1.0\" encoding=\"utf-8\"?>" + body).utf8), headers: [
             "Depth": depth, "Content-Type": "application/xml; charset=utf-8",
-        ])
-        guard status == 207 else { throw Self.failure(status, method, url, user: credentials.user) }
-        var answer = try Multistatus(data: data, from: url)
+        ], answer: .multistatus(url))
+        guard reply.status == 207, var answer = reply.multistatus else { throw Self.failure(reply.status, method, url, user: credentials.user) }
         // A response about a resource on another server is none of this server's business.
         answer.responses.removeAll { resolve($0.href, against: url) == nil }
         return answer
     }
 
-    /// One request; the status, the headers (names lower case) and the body.
-    private func send(_ method: String, _ url: URL, body: Data?, headers: [String: String]) async throws(CardDAVError) -> (Int, [String: String], Data) {
+    /// One request and its answer, its body kept or read as `answer` says.
+    private func send(_ method: String, _ url: URL, body: Data?, headers: [String: String], answer: AnswerBody = .kept) async throws(CardDAVError) -> Answer {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpBody = body
@@ -271,15 +274,10 @@ struct CardDAVClient: Sendable {
         do {
             // An overall deadline besides URLSession's idle timeout: a server that trickles bytes, or
             // an answer URLSession never delivers, ends in a timeout error instead of a wait forever.
-            let (data, response) = try await Deadline.run(seconds: timeout * 2 + 5) { [session, request] in try await session.data(for: request) }
-            guard let http = response as? HTTPURLResponse else {
-                throw CardDAVError.malformedResponse(url: url.absoluteString, reason: "not an HTTP answer")
+            let exchange = HTTPExchange(url: url, body: answer, limit: maximumAnswerBytes)
+            return try await Deadline.run(seconds: timeout * 2 + 5) { [session, request, challenges] in
+                try await exchange.run(request, on: session, delegate: challenges)
             }
-            var fields: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
-            }
-            return (http.statusCode, fields, data)
         } catch let error as CardDAVError {
             throw error
         } catch is Deadline.Exceeded {
@@ -312,43 +310,6 @@ struct CardDAVClient: Sendable {
 
     private static func state(of response: Multistatus.Response) -> CollectionState {
         CollectionState(syncToken: response.properties["sync-token"], ctag: response.properties["getctag"], displayName: response.properties["displayname"])
-    }
-}
-
-/// Answers every authentication challenge by cancelling the request, and remembers where; refuses
-/// redirects to another server.
-///
-/// The credentials go with each request (Basic authentication), so a challenge means they were
-/// refused. Without a delegate, URLSession on Linux waits forever on a 401 that carries
-/// `WWW-Authenticate` (swift-corelibs-foundation#5456); cancelled, the request fails at once and
-/// `refused(_:)` turns that into the 401 it was.
-private final class SessionGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var challenged: Set<String> = []
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        if let url = task.originalRequest?.url?.absoluteString {
-            lock.lock()
-            challenged.insert(url)
-            lock.unlock()
-        }
-        completionHandler(.cancelAuthenticationChallenge, nil)
-    }
-
-    /// Follows a redirect only on the same server: the credentials are in the request's headers.
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        guard let from = task.originalRequest?.url, let to = request.url, CardDAVClient.sameOrigin(from, to) else {
-            completionHandler(nil)
-            return
-        }
-        completionHandler(request)
-    }
-
-    /// Whether a request to `url` was cancelled here for its challenge (forgotten once asked).
-    func refused(_ url: URL) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return challenged.remove(url.absoluteString) != nil
     }
 }
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// A WebDAV `multistatus` answer (RFC 4918 §13), as a CardDAV client needs it: each response's
 /// `href`, its status, and the properties a `propstat` with status 200 returned.
@@ -27,23 +24,40 @@ struct Multistatus: Sendable {
     var syncToken: String?
 
     /// Parses `data`; throws `CardDAVError.malformedResponse` when it is not a multistatus document.
-    init(data: Data, from url: URL) throws(CardDAVError) {
-        let reader = MultistatusReader()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        guard parser.parse(), reader.sawMultistatus else {
-            let reason = parser.parserError.map { "not XML (\($0.localizedDescription))" } ?? "no DAV:multistatus element"
-            throw .malformedResponse(url: url.absoluteString, reason: reason)
+    init(data: some Sequence<UInt8>, from url: URL) throws(CardDAVError) {
+        var reading = Reading(from: url)
+        try reading.feed(data)
+        self = try reading.finish()
+    }
+
+    /// A multistatus answer read as its bytes arrive, so an answer is never held whole.
+    struct Reading {
+        private var parser = XMLPushParser(handler: MultistatusHandler())
+        private let url: URL
+
+        init(from url: URL) { self.url = url }
+
+        /// Reads the next bytes of the answer.
+        mutating func feed(_ bytes: some Sequence<UInt8>) throws(CardDAVError) {
+            do { try parser.feed(bytes) } catch { throw .malformedResponse(url: url.absoluteString, reason: "not XML (\(error))") }
         }
-        responses = reader.responses
-        syncToken = reader.syncToken
+
+        /// The answer, once its last byte has been read.
+        mutating func finish() throws(CardDAVError) -> Multistatus {
+            do { try parser.finish() } catch { throw .malformedResponse(url: url.absoluteString, reason: "not XML (\(error))") }
+            guard parser.handler.sawMultistatus else { throw .malformedResponse(url: url.absoluteString, reason: "no DAV:multistatus element") }
+            return Multistatus(responses: parser.handler.responses, syncToken: parser.handler.syncToken)
+        }
+    }
+
+    private init(responses: [Response], syncToken: String?) {
+        self.responses = responses
+        self.syncToken = syncToken
     }
 }
 
-/// The streaming reader behind `Multistatus` (`XMLParser` calls back into a class).
-private final class MultistatusReader: NSObject, XMLParserDelegate {
+/// What a multistatus document says, gathered as the parser reads it.
+private struct MultistatusHandler: XMLContentHandler {
     private static let dav = "DAV:"
     var responses: [Multistatus.Response] = []
     var syncToken: String?
@@ -58,8 +72,7 @@ private final class MultistatusReader: NSObject, XMLParserDelegate {
     private var propstatTypes: Set<String> = []
     private var propstatStatus: Int?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        let namespace = namespaceURI ?? ""
+    mutating func startElement(namespace: String, name: String) {
         path.append((namespace, name))
         text = ""
         switch (namespace, name) {
@@ -76,12 +89,9 @@ private final class MultistatusReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    mutating func characters(_ string: String) { text += string }
 
-    func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let namespace = namespaceURI ?? ""
+    mutating func endElement(namespace: String, name: String) {
         defer { path.removeLast() }
         let depth = path.count
         // Inside a response: multistatus(1) response(2) href|status|propstat(3) prop(4) property(5) ...

@@ -48,14 +48,18 @@ struct CardDAVOptions: ParsableArguments {
     @Flag(help: "Allow plain http:// to another machine (the password travels unencrypted).")
     var allowHTTP = false
 
+    @Option(help: "The most MiB one answer from the server may have (a larger one is refused).")
+    var maxAnswerMib = AddressBookSync.defaultMaximumAnswerBytes >> 20
+
     func validate() throws {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
+        guard maxAnswerMib >= 1, maxAnswerMib <= 65_536 else { throw ValidationError("--max-answer-mib must be between 1 and 65536") }
     }
 
     func statePath(tree: String) -> String { state ?? AddressBookState.defaultPath(forTree: tree) }
 
     func sync() throws -> AddressBookSync {
-        try AddressBookSync(url: url, credentials: CardDAVCredentials(user: user, password: try Self.password(for: user)), timeout: timeout, allowHTTP: allowHTTP)
+        try AddressBookSync(url: url, credentials: CardDAVCredentials(user: user, password: try Self.password(for: user)), timeout: timeout, allowHTTP: allowHTTP, maximumAnswerBytes: maxAnswerMib << 20)
     }
 
     /// FAMILYTREE_CARDDAV_PASSWORD, else a prompt on the terminal without echo.

@@ -10,6 +10,11 @@ Usage: misbehaving_server.py MODE
   foreign-href   like no-sync-token, but one card's address is on another server
   truncating     an address book of three cards whose sync-collection report returns at most two
                  changes at a time, marking the rest with 507 on the collection (RFC 6578 3.6)
+  cut-off        like no-sync-token with a new ctag, but every listing of the cards stops in the
+                 middle of its XML (the HTTP answer itself is whole: its Content-Length is honest)
+  large          like no-sync-token, with 160 cards of a 66 KB photo each: one answer of 10.6 MB
+  endless        answers 207 with a multistatus that never ends (no Content-Length)
+  bad-utf8       answers 207 with an element name holding a byte that is not UTF-8
 Prints the port it listens on (127.0.0.1), then serves until killed. Every request line is
 appended to the file named by $REQUEST_LOG, if set, so a test can see what the client asked.
 """
@@ -32,6 +37,14 @@ CARDS = {
     f"{BOOK}{uid}.vcf": f"BEGIN:VCARD\r\nVERSION:3.0\r\nN:Okafor;{name};;;\r\nFN:{name} Okafor\r\nUID:{uid}\r\nEND:VCARD\r\n"
     for uid, name in (("c1", "Grace"), ("c2", "Samuel"), ("c3", "Daniel"))
 }
+if mode == "large":
+    # A PNG header, then filler: 66,000 bytes of base64 per card.
+    PHOTO = "iVBORw0KGgo" + "A" * (66_000 - 11)
+    CARDS = {
+        f"{BOOK}p{index:03}.vcf": f"BEGIN:VCARD\r\nVERSION:3.0\r\nN:Person;P{index:03};;;\r\nFN:P{index:03} Person\r\n"
+                                  f"UID:p{index:03}\r\nPHOTO;ENCODING=b;TYPE=PNG:{PHOTO}\r\nEND:VCARD\r\n"
+        for index in range(160)
+    }
 
 
 def etag(href):
@@ -55,13 +68,17 @@ def answer_dav(method, path, body):
     """Status and body for the two address-book modes."""
     hrefs = sorted(CARDS)
     if method == "PROPFIND" and path == BOOK:
-        properties = "<d:resourcetype><d:collection/><C:addressbook/></d:resourcetype><CS:getctag>ctag-1</CS:getctag>"
+        ctag = "ctag-2" if mode == "cut-off" else "ctag-1"
+        properties = f"<d:resourcetype><d:collection/><C:addressbook/></d:resourcetype><CS:getctag>{ctag}</CS:getctag>"
         if mode == "truncating":
             properties += "<d:sync-token>token-0</d:sync-token>"
         inner = (f"<d:response><d:href>{BOOK}</d:href><d:propstat><d:prop>{properties}</d:prop>"
                  "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
         if "depth: 1" in body[1]:
             inner += "".join(card_response(href, False) for href in hrefs)
+            if mode == "cut-off":
+                whole = multistatus(inner)
+                return 207, whole[:whole.index(hrefs[1])]
         return 207, multistatus(inner)
     if method == "REPORT" and "addressbook-query" in body[0]:
         return 207, multistatus("".join(card_response(href, True) for href in hrefs))
@@ -108,16 +125,29 @@ def handle(connection):
         if mode == "hang":
             time.sleep(60)
             return
+        if mode == "endless":
+            try:
+                connection.sendall(b"HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n"
+                                   b'<d:multistatus xmlns:d="DAV:">')
+                response = b"<d:response><d:href>/alice/book/x.vcf</d:href></d:response>" * 1000
+                for _ in range(50_000):
+                    connection.sendall(response)
+            except OSError:
+                pass
+            return
         content_type = b"application/xml"
         if mode == "500":
             status, text = 500, "internal error"
         elif mode == "garbage":
             status, text = 207, "<multistatus><this is not xml"
+        elif mode == "bad-utf8":
+            status, text = 207, '<d:multistatus xmlns:d="DAV:"><d:respons\udcd0e/></d:multistatus>'
+
         else:
             method, path = request_line.split(" ")[:2]
             status, text = answer_dav(method, path, (body.decode(), head.decode().lower()))
         reason = {207: "Multi-Status", 403: "Forbidden", 405: "Method Not Allowed", 500: "Internal Server Error"}[status]
-        payload = text.encode()
+        payload = text.encode(errors="surrogateescape")
         connection.sendall(f"HTTP/1.1 {status} {reason}\r\nContent-Length: {len(payload)}\r\n".encode()
                            + b"Content-Type: " + content_type + b"\r\nConnection: close\r\n\r\n" + payload)
 

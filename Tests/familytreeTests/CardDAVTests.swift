@@ -263,6 +263,61 @@ struct CardDAVTests {
         #expect(try scratch.read("family.carddav.json").contains("\"syncToken\" : \"token-1\""))
     }
 
+    /// A listing cut off in the middle of its XML (the HTTP answer whole) is an error that changes
+    /// nothing: the cards after the cut are not taken for removed.
+    @Test func aListingCutOffMidXMLChangesNothing() throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("family.json").path
+        let whole = try MisbehavingServer(mode: "no-sync-token")
+        defer { whole.stop() }
+        let first = try ChildProcess.run(ProcessTests.binary, ["contacts", "pull", "http://127.0.0.1:\(whole.port)/alice/book/", "--user", "alice", "--into", tree], environment: ["FAMILYTREE_CARDDAV_PASSWORD": "x"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let cut = try MisbehavingServer(mode: "cut-off")
+        defer { cut.stop() }
+        let cutURL = "http://127.0.0.1:\(cut.port)/alice/book/"
+        try scratch.write("family.carddav.json", try scratch.read("family.carddav.json").replacingOccurrences(of: "http://127.0.0.1:\(whole.port)/alice/book/", with: cutURL))
+        let (treeBefore, stateBefore) = (try scratch.read("family.json"), try scratch.read("family.carddav.json"))
+        let second = try ChildProcess.run(ProcessTests.binary, ["contacts", "pull", cutURL, "--user", "alice", "--into", tree], environment: ["FAMILYTREE_CARDDAV_PASSWORD": "x"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("the document ends inside <d:multistatus> (it was cut off)") || second.stderr.contains("(it was cut off)"), "\(second.stderr)")
+        #expect(try scratch.read("family.json") == treeBefore)
+        #expect(try scratch.read("family.carddav.json") == stateBefore)
+    }
+
+    /// An answer of 10.6 MB (160 cards with photos), which Foundation's parser refused, is read.
+    @Test func aLargeAnswerIsRead() throws {
+        let scratch = try Scratch()
+        let server = try MisbehavingServer(mode: "large")
+        defer { server.stop() }
+        let result = try ChildProcess.run(ProcessTests.binary, ["contacts", "pull", "http://127.0.0.1:\(server.port)/alice/book/", "--user", "alice", "--into", scratch.path("family.json").path], environment: ["FAMILYTREE_CARDDAV_PASSWORD": "x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("pulled 160 cards (first pull: read 160, gone 0): added 160"), "\(result.stderr)")
+    }
+
+    /// An answer that never ends is refused once it passes the limit, as it arrives: never held whole.
+    @Test func anEndlessAnswerIsRefusedAtItsLimit() throws {
+        let scratch = try Scratch()
+        let server = try MisbehavingServer(mode: "endless")
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let result = try ChildProcess.run(ProcessTests.binary, ["contacts", "pull", "http://127.0.0.1:\(server.port)/alice/book/", "--user", "alice", "--into", scratch.path("family.json").path, "--max-answer-mib", "2"], environment: ["FAMILYTREE_CARDDAV_PASSWORD": "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the answer is over 2 MiB (--max-answer-mib raises the limit); nothing was changed here"), "\(result.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(60))
+        let left = try scratch.files()
+        #expect(left == ["tree.json"], "no tree and no state written: \(left)")
+    }
+
+    /// The byte that crashed Foundation's parser (an element name that is not UTF-8) is exit 1.
+    @Test func anElementNameThatIsNotUTF8IsAnErrorNotACrash() throws {
+        let scratch = try Scratch()
+        let server = try MisbehavingServer(mode: "bad-utf8")
+        defer { server.stop() }
+        let result = try ChildProcess.run(ProcessTests.binary, ["contacts", "pull", "http://127.0.0.1:\(server.port)/alice/book/", "--user", "alice", "--into", scratch.path("family.json").path], environment: ["FAMILYTREE_CARDDAV_PASSWORD": "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the server's answer cannot be read: not XML (line 1: a name that is not UTF-8)"), "\(result.stderr)")
+    }
+
     @Test func plainHTTPToAnotherMachineIsRefused() throws {
         let scratch = try Scratch()
         let result = try ChildProcess.run(ProcessTests.binary, ["contacts", "pull", "http://dav.example.org/alice/", "--user", "alice", "--into", scratch.path("t.json").path], environment: ["FAMILYTREE_CARDDAV_PASSWORD": "x"])

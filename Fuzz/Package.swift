@@ -6,7 +6,11 @@ import PackageDescription
 let package = Package(
     name: "familytree-fuzz",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(name: "familytree", path: "..")],
+    dependencies: [
+        .package(name: "familytree", path: ".."),
+        // The store's own database library, to edit its file as a user with write access could.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
     targets: [
         // The invariants every fuzz target checks on what the pipeline writes.
         .target(name: "FuzzSupport", dependencies: [
@@ -20,6 +24,10 @@ let package = Package(
         .executableTarget(name: "FuzzGEDCOM", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPipeline", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", .product(name: "FamilyTreeContacts", package: "familytree")]),
+        .executableTarget(name: "FuzzCardDAV", dependencies: ["FuzzSupport", .product(name: "FamilyTreeCardDAV", package: "familytree")]),
+        .executableTarget(name: "FuzzStore", dependencies: [
+            "FuzzSupport", .product(name: "FamilyTreeSync", package: "familytree"), .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

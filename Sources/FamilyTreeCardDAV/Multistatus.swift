@@ -132,3 +132,30 @@ private struct MultistatusHandler: XMLContentHandler {
         return parts.count >= 2 ? Int(parts[1]) : nil
     }
 }
+
+/// The multistatus reader, for the fuzz target (`Fuzz/Sources/FuzzCardDAV`).
+@_spi(Fuzzing) public enum MultistatusProbe {
+    /// What `bytes` read as, fed `chunk` bytes at a time: each response on a line of its own (href,
+    /// status, types, properties, href properties, sorted), or the error.
+    public static func read(_ bytes: [UInt8], chunk: Int) -> String {
+        var reading = Multistatus.Reading(from: URL(string: "https://dav.example/book/")!)
+        do {
+            var start = 0
+            repeat {
+                let end = min(start + max(chunk, 1), bytes.count)
+                try reading.feed(bytes[start..<end])
+                start = end
+            } while start < bytes.count
+            let answer = try reading.finish()
+            var lines = ["token \(answer.syncToken ?? "-")"]
+            for response in answer.responses {
+                let properties = response.properties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                let hrefs = response.hrefProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                lines.append("\(response.href) \(response.status.map(String.init) ?? "-") \(response.resourceTypes.sorted()) \(properties) \(hrefs)")
+            }
+            return lines.joined(separator: "\n")
+        } catch {
+            return "error: \(error)"
+        }
+    }
+}

@@ -2,13 +2,13 @@ import FamilyTree
 import Foundation
 
 /// Where an XML document breaks the rules, and how.
-public struct XMLSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+struct XMLSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The line the fault is on (1-based).
-    public var line: Int
+    var line: Int
     /// What is wrong, in words.
-    public var reason: String
+    var reason: String
 
-    public var description: String { "line \(line): \(reason)" }
+    var description: String { "line \(line): \(reason)" }
 }
 
 /// What an XML document says, as `XMLPushParser` reads it: elements by namespace and local name,

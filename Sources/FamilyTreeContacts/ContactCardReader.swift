@@ -79,7 +79,8 @@ struct ContactCardReader {
         var contact = ContactDetails(uid: uid, revision: card.first("REV")?.text.trimmingSpaces)
         readBirthday(into: &member)
         readPhoto(into: &member, contact: &contact)
-        let notes = card.properties("NOTE").map(\.text).filter { !$0.trimmingSpaces.isEmpty }
+        // Line breaks as the tree keeps them (quoted-printable notes carry CR LF).
+        let notes = card.properties("NOTE").map { SafeText.lines($0.text).joined(separator: "\n") }.filter { !$0.trimmingSpaces.isEmpty }
         if !notes.isEmpty { member.notes = notes.joined(separator: "\n\n") }
         contact.phones = card.properties("TEL").compactMap { property in
             let value = phoneNumber(property.text)
@@ -130,10 +131,18 @@ struct ContactCardReader {
     private func readNames(into member: inout Member) {
         let formatted = card.first("FN")?.text.trimmingSpaces ?? ""
         if let name = card.first("N") {
-            let parts = name.components.map { $0.replacingCommas.trimmingSpaces }
+            // Family; given; additional; prefixes; suffixes. From 3.0 on, a part may list several
+            // values split at unescaped commas (`Richter,James`): they are joined with spaces, and an
+            // escaped comma (`Smith\, Esq`) stays a comma. 2.1 has no such lists.
+            let listsValues = !(card.version?.hasPrefix("2") ?? false)
+            let parts = VCardProperty.split(name.rawValue, at: ";").map { part in
+                (listsValues ? VCardProperty.split(String(part), at: ",") : [part])
+                    .map { VCardProperty.unescape($0).trimmingSpaces }.filter { !$0.isEmpty }.joined(separator: " ")
+            }
             member.lastName = parts.count > 0 && !parts[0].isEmpty ? parts[0] : nil
             member.firstName = parts.count > 1 ? parts[1] : ""
             member.middleName = parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil
+            member.suffix = parts.count > 4 && !parts[4].isEmpty ? parts[4] : nil
         }
         if member.firstName.isEmpty, member.lastName == nil, !formatted.isEmpty {
             // No structured name: the last word of the display name is taken as the family name.
@@ -298,10 +307,5 @@ extension String {
         var result = self
         while result.last == "," || result.last == " " { result.removeLast() }
         return result
-    }
-
-    /// Commas (several values in one name part, `Richter,James`) as spaces.
-    var replacingCommas: String {
-        split(whereSeparator: { $0 == "," || $0 == " " }).joined(separator: " ")
     }
 }

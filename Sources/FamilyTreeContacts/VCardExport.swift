@@ -137,16 +137,74 @@ public struct VCardExport: Sendable {
     /// One card being written.
     struct Card {
         let version: Version
+        /// Lines for a vCard 2.1 card (a rewrite keeps a card's version): a value that is not plain
+        /// ASCII on one line is written as quoted-printable UTF-8 and says so, as 2.1 readers need;
+        /// 2.1 has no `\n` or `\,` escapes.
+        var legacy = false
         var text = ""
         var group = 0
 
         /// `NAME:value`, the value escaped unless told otherwise, folded.
         mutating func add(_ name: String, _ value: String, parameters: String = "", escaping: Bool = true) {
+            if legacy, escaping {
+                addLegacy(name + parameters, Self.escapedLegacy(value, structured: false))
+                return
+            }
             fold(name + parameters + ":" + (escaping ? Self.escaped(value) : SafeText.singleLine(value)))
         }
 
         mutating func addStructured(_ name: String, _ parts: [String]) {
+            if legacy {
+                addLegacy(name, parts.map { Self.escapedLegacy($0, structured: true) }.joined(separator: ";"))
+                return
+            }
             fold(name + ":" + parts.map(Self.escaped).joined(separator: ";"))
+        }
+
+        /// A vCard 2.1 line: plain when the value is printable ASCII, else quoted-printable UTF-8
+        /// (line breaks as `=0D=0A`), wrapped with soft line breaks within 76 octets.
+        private mutating func addLegacy(_ head: String, _ value: String) {
+            guard value.unicodeScalars.contains(where: { $0.value > 0x7E || $0.value < 0x20 }) else {
+                fold(head + ":" + value)
+                return
+            }
+            var line = head + ";CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:"
+            var width = line.utf8.count
+            let hex = Array("0123456789ABCDEF".utf8)
+            let bytes = Array(value.utf8)
+            for (index, byte) in bytes.enumerated() {
+                func encoded() -> String { "=" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]], as: UTF8.self) }
+                let plain = (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "=") || (byte == 0x20 && index + 1 < bytes.count)
+                var piece = plain ? String(UnicodeScalar(byte)) : encoded()
+                if width + piece.count > 75 {
+                    line += "=\r\n"
+                    width = 0
+                }
+                // A space never starts a line: a reader unfolding 3.0-style would take it for a fold.
+                if byte == 0x20, width == 0 { piece = encoded() }
+                line += piece
+                width += piece.count
+            }
+            text += line + "\r\n"
+        }
+
+        /// A value for vCard 2.1: a line break is CR LF (encoded by `addLegacy`), a structured
+        /// part's `;` and any backslash escaped; control characters dropped.
+        static func escapedLegacy(_ value: String, structured: Bool) -> String {
+            var result = ""
+            for line in SafeText.lines(value).enumerated() {
+                if line.offset > 0 { result += "\r\n" }
+                for scalar in line.element.unicodeScalars {
+                    switch scalar {
+                    case "\\": result += "\\\\"
+                    case ";" where structured: result += "\\;"
+                    default:
+                        if SafeText.isTerminalControl(scalar) || !SafeText.isXMLCharacter(scalar) { continue }
+                        result.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return result
         }
 
         mutating func addBirthday(_ birthday: PartialDate) {

@@ -53,11 +53,11 @@ public enum VCardRewrite {
 
         var output = ""
         var new = VCardExport.Card(version: isVersion4 ? .v4 : .v3)
+        new.legacy = lines.contains { name(of: $0) == "VERSION" && value(of: $0).hasPrefix("2") }
         if replaced.contains("FN") { new.add("FN", member.fullName.isEmpty ? member.id : member.fullName) }
         if replaced.contains("N") {
-            let prefix = oldName.count > 3 ? oldName[3] : ""
-            new.fold("N:" + [member.lastName ?? "", member.firstName, member.middleName ?? ""].map(VCardExport.Card.escaped).joined(separator: ";")
-                + ";" + prefix + ";" + VCardExport.Card.escaped(member.suffix ?? ""))
+            let prefix = oldName.count > 3 ? VCardProperty.unescape(Substring(oldName[3])) : ""
+            new.addStructured("N", [member.lastName ?? "", member.firstName, member.middleName ?? "", prefix, member.suffix ?? ""])
         }
         if fields.contains(.nickname), let nickname = member.nickname, !nickname.isEmpty { new.add("NICKNAME", nickname) }
         if fields.contains(.birthday), let birthday = member.birthday { new.addBirthday(birthday) }

@@ -119,3 +119,56 @@ import Testing
         #expect(entry.message.contains("birthday changed both in the tree (\"1990-12-02\") and on the card (\"1991-12-02\")"))
     }
 }
+
+/// The structured name by the RFC: `;` parts the five components, an unescaped `,` lists values in
+/// one of them (from 3.0 on), an escaped `\,` is a comma.
+@Suite struct StructuredNameTests {
+    func member(_ card: String) throws -> Member {
+        try #require(ContactsImport(bytes: Array(card.utf8)).document.members.first)
+    }
+
+    @Test func anEscapedCommaIsACommaAndTheSuffixIsKept() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Smith\\, Esq;John;Paul,Peter;Dr.;Jr.\r\nFN:Dr. John Smith\\, Esq Jr.\r\nEND:VCARD\r\n"
+        let read = try member(card)
+        #expect(read.lastName == "Smith, Esq")
+        #expect(read.firstName == "John")
+        #expect(read.middleName == "Paul Peter", "a list of additional names")
+        #expect(read.suffix == "Jr.")
+        // Exported and read again, in both versions: the same name.
+        let graph = try FamilyGraph(document: ContactsImport(bytes: Array(card.utf8)).document)
+        for version in VCardExport.Version.allCases {
+            let written = VCardExport(version: version).write(graph)
+            #expect(written.contains("N:Smith\\, Esq;John;Paul Peter;;Jr.\r\n"), "\(written)")
+            let again = try member(written)
+            #expect([again.lastName, again.firstName, again.middleName, again.suffix] == ["Smith, Esq", "John", "Paul Peter", "Jr."])
+        }
+    }
+
+    @Test func vCard21HasNoValueLists() throws {
+        let read = try member("BEGIN:VCARD\r\nVERSION:2.1\r\nN:Smith, Esq;John;;;III\r\nEND:VCARD\r\n")
+        #expect(read.lastName == "Smith, Esq")
+        #expect(read.suffix == "III")
+    }
+
+    /// A 2.1 card rewritten (`export --onto`, a CardDAV push) stays 2.1: a name or note that is not
+    /// plain ASCII is quoted-printable UTF-8 and says so, with no 3.0 escapes.
+    @Test func aRewritten21CardDeclaresItsCharsetAndEncoding() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Muller;Jurgen;;;\r\nFN:Jurgen Muller\r\nTEL;HOME:+49 30 1234\r\nEND:VCARD\r\n"
+        var changed = try member(card)
+        changed.lastName = "Müller; von"
+        changed.firstName = "Jürgen"
+        changed.notes = "Line one\nLine two, with a comma = and an equals sign " + String(repeating: "ä", count: 40)
+        let written = VCardRewrite.card(card, replacing: [.lastName, .firstName, .notes], from: changed)
+        #expect(written.utf8.allSatisfy { $0 < 0x80 }, "no raw UTF-8 in a 2.1 card: \(written)")
+        #expect(written.contains("N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:M=C3=BCller\\; von;J=C3=BCrgen;;;\r\n"), "\(written)")
+        #expect(written.contains("NOTE;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Line one=0D=0ALine two, with a"))
+        #expect(written.contains("=3D and an equals sign =C3=A4"))
+        #expect(!written.contains("\\n") && !written.contains("\\,"))
+        #expect(written.contains("TEL;HOME:+49 30 1234\r\n"))
+        for line in written.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 76, "\(line)") }
+        let again = try member(written)
+        #expect(again.lastName == "Müller; von")
+        #expect(again.firstName == "Jürgen")
+        #expect(again.notes == changed.notes)
+    }
+}

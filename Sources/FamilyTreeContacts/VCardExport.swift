@@ -255,9 +255,8 @@ public struct VCardExport: Sendable {
 
         mutating func addPhoto(_ photo: String) {
             // Only an embedded image travels with the card; a file path means nothing elsewhere.
-            guard photo.hasPrefix("data:image/"), let comma = photo.firstIndex(of: ","),
-                  photo[..<comma].hasSuffix(";base64") else { return }
-            let data = String(photo[photo.index(after: comma)...]).filter { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" || $0 == "=" }
+            guard let photo = ImageData.validatedDataURL(photo, maximumBytes: 10_000_000), let comma = photo.firstIndex(of: ",") else { return }
+            let data = String(photo[photo.index(after: comma)...])
             if version == .v4 {
                 fold("PHOTO:" + String(photo[..<comma]) + "," + data)
             } else {

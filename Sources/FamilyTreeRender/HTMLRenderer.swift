@@ -171,7 +171,7 @@ public struct HTMLRenderer: Sendable {
             }
         }
         // Only an embedded image can be shown: a page that loads nothing from elsewhere.
-        if let photo = member.photo, photo.hasPrefix("data:image/") { fields.append(("p", photo)) }
+        if let photo = member.photo.flatMap({ ImageData.validatedDataURL($0) }) { fields.append(("p", photo)) }
         if let notes = member.notes, !notes.isEmpty { fields.append(("t", notes)) }
         if let contact = member.contact {
             let phones = contact.phones.map { $0.label.isEmpty ? $0.value : "\($0.label): \($0.value)" }

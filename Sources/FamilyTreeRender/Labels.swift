@@ -120,8 +120,7 @@ public struct Labeler: Sendable {
     /// A photo the SVG can embed: only `data:image/...` URLs (an SVG with external references
     /// would not stand alone).
     static func embeddablePhoto(_ member: Member) -> String? {
-        guard let photo = member.photo, photo.hasPrefix("data:image/"), photo.count < 2_000_000 else { return nil }
-        return photo
+        member.photo.flatMap { ImageData.validatedDataURL($0) }
     }
 }
 

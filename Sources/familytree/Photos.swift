@@ -7,34 +7,60 @@ enum Photos {
     /// megabytes per face helps nobody).
     static let maximumBytes = 1_500_000
 
-    /// `graph` with every photo given as a path (relative to the tree file's folder, or absolute)
-    /// replaced by its `data:` URL. A photo that cannot be read is left out with a warning on
-    /// standard error; it never stops the drawing.
+    /// `graph` with every photo given as a path replaced by its `data:` URL, and every `data:` URL
+    /// checked. A path is read only from the tree file's folder or a folder in `allowedFolders`
+    /// (after symbolic links, never through `..`): in a shared tree anyone may set a photo path,
+    /// and rendering must not publish an image from elsewhere on this disk. A photo that cannot be
+    /// used is left out with a warning on standard error; it never stops the drawing.
     /// With `dropAll`, every photo is left out.
-    static func embedded(in graph: FamilyGraph, treePath: String, dropAll: Bool = false) throws -> FamilyGraph {
+    static func embedded(in graph: FamilyGraph, treePath: String, allowedFolders: [String] = [], dropAll: Bool = false) throws -> FamilyGraph {
         let folder = treePath == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: treePath).deletingLastPathComponent()
+        let roots = ([folder.path] + allowedFolders).compactMap(realPath)
         var changed = false
         var members = graph.members
         for index in members.indices {
-            guard let photo = members[index].photo, dropAll || !photo.hasPrefix("data:") else { continue }
-            changed = true
+            guard let photo = members[index].photo else { continue }
+            let owner = "\(graph.location(ofMemberAt: index)): photo \"\(photo.prefix(80))\" of \(members[index].id)"
             if dropAll {
                 members[index].photo = nil
+                changed = true
                 continue
             }
-            let url = photo.hasPrefix("/") ? URL(fileURLWithPath: photo) : folder.appendingPathComponent(photo)
+            if photo.hasPrefix("data:") {
+                if let valid = ImageData.validatedDataURL(photo, maximumBytes: maximumBytes) {
+                    if valid != photo {
+                        members[index].photo = valid
+                        changed = true
+                    }
+                } else {
+                    Console.error("familytree: warning: \(owner) is not base64 of a PNG, JPEG, GIF or WebP image of at most \(maximumBytes / 1_000_000) MB; drawn without it")
+                    members[index].photo = nil
+                    changed = true
+                }
+                continue
+            }
+            changed = true
             members[index].photo = nil
-            guard let data = try? Data(contentsOf: url) else {
-                Console.error("familytree: warning: \(graph.location(ofMemberAt: index)): photo \"\(photo)\" of \(members[index].id) cannot be read; drawn without it")
+            let candidate = photo.hasPrefix("/") ? photo : folder.appendingPathComponent(photo).path
+            guard let resolved = realPath(candidate) else {
+                Console.error("familytree: warning: \(owner) cannot be read; drawn without it")
+                continue
+            }
+            guard roots.contains(where: { resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+                Console.error("familytree: warning: \(owner) is outside the tree's folder (--photos FOLDER allows another); drawn without it")
+                continue
+            }
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: resolved)) else {
+                Console.error("familytree: warning: \(owner) cannot be read; drawn without it")
                 continue
             }
             guard data.count <= maximumBytes else {
-                Console.error("familytree: warning: photo \"\(photo)\" of \(members[index].id) is over \(maximumBytes / 1_000_000) MB; drawn without it")
+                Console.error("familytree: warning: \(owner) is over \(maximumBytes / 1_000_000) MB; drawn without it")
                 continue
             }
-            guard let type = imageType(of: data) else {
-                Console.error("familytree: warning: photo \"\(photo)\" of \(members[index].id) is not a PNG, JPEG, GIF or WebP image; drawn without it")
+            guard let type = ImageData.mimeType(of: data) else {
+                Console.error("familytree: warning: \(owner) is not a PNG, JPEG, GIF or WebP image; drawn without it")
                 continue
             }
             members[index].photo = "data:\(type);base64,\(data.base64EncodedString())"
@@ -43,13 +69,10 @@ enum Photos {
         return try FamilyGraph(members: members, unions: graph.unions, crossBloodlineConnections: graph.crossBloodlineConnections)
     }
 
-    /// The MIME type from the file's first bytes.
-    static func imageType(of data: Data) -> String? {
-        let bytes = [UInt8](data.prefix(12))
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        return nil
+    /// The path with every symbolic link, `.` and `..` resolved, or `nil` when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

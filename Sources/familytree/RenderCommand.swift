@@ -118,6 +118,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
     var noPhotos = false
 
+    @Option(name: .customLong("photos"), help: ArgumentHelp("A folder photos may also come from, besides the tree's own (repeatable).", valueName: "folder"))
+    var photoFolders: [String] = []
+
     @Option(help: "SVG width in pixels (the height follows); by default the SVG is responsive: as wide as the page's column.")
     var width: Double?
 
@@ -172,7 +175,7 @@ struct RenderCommand: ParsableCommand {
         // The hidden keep their label under their new ids.
         var relationLabels: [Member.ID: String] = [:]
         for (old, new) in zip(before.members, graph.members) { relationLabels[new.id] = relations[old.id] }
-        graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree)
+        graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree, allowedFolders: photoFolders)
         let labeler = Labeler(format: label, today: day, relations: relationLabels)
         if renderer == .graphviz {
             let graphvizFormat = format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())

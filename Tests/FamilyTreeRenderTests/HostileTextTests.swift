@@ -100,3 +100,24 @@ func expectWellFormedXML(_ text: String, sourceLocation: Testing.SourceLocation 
     let result = try ChildProcess.run("python3", ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.buffer.read())"], input: text)
     #expect(result.status == 0, "not well-formed XML: \(result.stderr)", sourceLocation: sourceLocation)
 }
+
+@Suite struct PhotoEmbeddingTests {
+    /// A `data:` photo is embedded only when it is base64 of a real image: the renderers check on
+    /// their own, for a program that never runs the command's photo pass.
+    @Test func onlyABase64ImageIsEmbeddedAsAPhoto() throws {
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+        var members = ["good", "text", "script", "plain"].map { Member(id: $0, firstName: $0) }
+        members[0].photo = "data:image/png;base64," + png
+        members[1].photo = "data:image/png;base64,this is not base64!"
+        members[2].photo = "data:image/png;base64," + Data("<script>alert(1)</script>".utf8).base64EncodedString()
+        members[3].photo = "data:image/png,%89PNG"
+        let graph = try FamilyGraph(members: members, unions: [])
+        let layout = LayeredLayout().place(graph)
+        let svg = SVGRenderer().render(layout, of: graph)
+        let page = HTMLRenderer().render(layout, of: graph)
+        for output in [svg, page] {
+            #expect(output.components(separatedBy: "data:image/").count - 1 == 1, "only the PNG")
+            #expect(output.contains(png))
+        }
+    }
+}

@@ -257,11 +257,68 @@ struct Scratch {
     }
 
     @Test func imageTypesAreRecognisedByTheirBytes() {
-        #expect(Photos.imageType(of: PhotoTests.png) == "image/png")
-        #expect(Photos.imageType(of: Data([0xFF, 0xD8, 0xFF, 0xE0])) == "image/jpeg")
-        #expect(Photos.imageType(of: Data("GIF89a".utf8)) == "image/gif")
-        #expect(Photos.imageType(of: Data("RIFF\0\0\0\0WEBPVP8 ".utf8)) == "image/webp")
-        #expect(Photos.imageType(of: Data("<svg>".utf8)) == nil)
+        #expect(ImageData.mimeType(of: PhotoTests.png) == "image/png")
+        #expect(ImageData.mimeType(of: Data([0xFF, 0xD8, 0xFF, 0xE0])) == "image/jpeg")
+        #expect(ImageData.mimeType(of: Data("GIF89a".utf8)) == "image/gif")
+        #expect(ImageData.mimeType(of: Data("RIFF\0\0\0\0WEBPVP8 ".utf8)) == "image/webp")
+        #expect(ImageData.mimeType(of: Data("<svg>".utf8)) == nil)
+    }
+
+    /// A photo path is read only inside the tree's folder (or one named with --photos): not through
+    /// `..`, not by an absolute path, not through a symbolic link that leads out.
+    @Test func aPhotoPathOutsideTheTreesFolderIsNotRead() throws {
+        let scratch = try Scratch()
+        let manager = FileManager.default
+        try manager.createDirectory(at: scratch.path("secret"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: scratch.path("family/photos"), withIntermediateDirectories: true)
+        try PhotoTests.png.write(to: scratch.path("secret/private.png"))
+        try PhotoTests.png.write(to: scratch.path("family/photos/ada.png"))
+        try manager.createSymbolicLink(atPath: scratch.path("family/photos/link.png").path, withDestinationPath: scratch.path("secret/private.png").path)
+        let secret = scratch.path("secret/private.png").path
+        try scratch.write("family/tree.json", """
+            {"members": [{"id": "ada", "firstName": "Ada", "photo": "photos/ada.png"},
+             {"id": "up", "firstName": "Up", "photo": "../secret/private.png"},
+             {"id": "abs", "firstName": "Abs", "photo": "\(secret)"},
+             {"id": "link", "firstName": "Link", "photo": "photos/link.png"}]}
+            """)
+        for format in ["svg", "html"] {
+            let output = scratch.path("family/tree.\(format)").path
+            let result = try ChildProcess.run(ProcessTests.binary, ["render", scratch.path("family/tree.json").path, "-o", output])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try String(contentsOfFile: output, encoding: .utf8).components(separatedBy: "iVBORw0KGgo").count - 1 == 1, "only Ada's photo, in the \(format)")
+            for id in ["up", "abs", "link"] {
+                #expect(result.stderr.contains("of \(id) is outside the tree's folder (--photos FOLDER allows another); drawn without it"), "\(result.stderr)")
+            }
+        }
+        // A folder the user names is allowed: the absolute path and the link now lead inside it.
+        let allowed = try ChildProcess.run(ProcessTests.binary, ["render", scratch.path("family/tree.json").path, "--photos", scratch.path("secret").path, "-o", scratch.path("family/allowed.svg").path])
+        #expect(allowed.status == 0)
+        #expect(try scratch.read("family/allowed.svg").components(separatedBy: "iVBORw0KGgo").count - 1 == 4)
+    }
+
+    /// A `data:` photo must be base64 of a real image: anything else is left out with a warning,
+    /// so no page carries a URL the browser refuses.
+    @Test func aDataPhotoThatIsNotABase64ImageIsLeftOut() throws {
+        let scratch = try Scratch()
+        let good = "data:image/png;base64," + PhotoTests.png.base64EncodedString()
+        let notBase64 = "data:image/png;base64,this is not base64!"
+        let notAnImage = "data:image/png;base64," + Data("<svg onload=alert(1)>".utf8).base64EncodedString()
+        let plain = "data:image/png,%89PNG"
+        try scratch.write("tree.json", """
+            {"members": [{"id": "good", "firstName": "Good", "photo": "\(good)"}, {"id": "text", "firstName": "Text", "photo": "\(notBase64)"},
+             {"id": "svg", "firstName": "Svg", "photo": "\(notAnImage)"}, {"id": "plain", "firstName": "Plain", "photo": "\(plain)"}]}
+            """)
+        for format in ["svg", "html"] {
+            let output = scratch.path("tree.\(format)").path
+            let result = try ChildProcess.run(ProcessTests.binary, ["render", scratch.path("tree.json").path, "-o", output])
+            #expect(result.status == 0, "\(result.stderr)")
+            let page = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(page.contains(PhotoTests.png.base64EncodedString()))
+            #expect(!page.contains("this is not base64") && !page.contains(Data("<svg onload".utf8).base64EncodedString().prefix(12)) && !page.contains("%89PNG"))
+            for id in ["text", "svg", "plain"] {
+                #expect(result.stderr.contains("of \(id) is not base64 of a PNG, JPEG, GIF or WebP image of at most 1 MB; drawn without it"), "\(result.stderr)")
+            }
+        }
     }
 }
 

@@ -56,6 +56,8 @@ struct BirthdaysCommand: ParsableCommand {
     @Flag(help: "Only birthdays with no year, to complete them (familytree edit MEMBER --birthday YYYY-MM-DD).")
     var missingYear = false
 
+    @OptionGroup var privacy: PrivacyOptions
+
     func validate() throws {
         if let within, BirthdaysCommand.days(within) == nil {
             throw ValidationError("--within takes a number of days (30 or 30d) or weeks (2w)")
@@ -71,8 +73,10 @@ struct BirthdaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
-        var list = BirthdayList(graph: graph, today: try Today.dayNumber(today), leapDay: leapDay, includeDeceased: includeDeceased).sorted(by: sort)
+        let day = try Today.dayNumber(today)
+        // With --private living the living have no dates left: only the dead can be listed.
+        let graph = privacy.apply(to: try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase), today: day).graph
+        var list = BirthdayList(graph: graph, today: day, leapDay: leapDay, includeDeceased: includeDeceased).sorted(by: sort)
         if let within, let days = BirthdaysCommand.days(within) { list = list.within(days: days) }
         if missingYear { list = list.missingYear }
         switch format {

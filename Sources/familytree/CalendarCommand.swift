@@ -68,6 +68,8 @@ struct CalendarCommand: ParsableCommand {
     @Option(help: "February 29 in common years: mar1 or feb28.")
     var leapDay: LeapDayRule = .march1
 
+    @OptionGroup var privacy: PrivacyOptions
+
     func validate() throws {
         if [month != nil, year != nil, ics].filter({ $0 }).count > 1 { throw ValidationError("choose one of --month, --year and --ics") }
         if let month, CalendarCommand.yearMonth(month) == nil, !Self.relativeMonths.keys.contains(month.lowercased()) {
@@ -85,8 +87,9 @@ struct CalendarCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         let day = try Today.dayNumber(today)
+        // With --private living the living have no dates left: only the dead's days are drawn.
+        let graph = privacy.apply(to: try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase), today: day).graph
         let events = FamilyEvents(graph: graph, leapDay: leapDay, includeDeceased: includeDeceased)
         if ics {
             try TreeFiles.write(ICSWriter().write(events, today: day), to: output)

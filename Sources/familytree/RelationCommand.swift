@@ -28,6 +28,8 @@ struct RelationCommand: ParsableCommand {
     @OptionGroup var reading: ReadingOptions
     @Flag(help: "Every distinct relationship, closest first, with common ancestors and path.") var all = false
     @Option(help: "text or json.") var format: String = "text"
+    @OptionGroup var privacy: PrivacyOptions
+    @Option(help: "With --private living: the day the living are judged on, YYYY-MM-DD (default: today).") var today: String?
 
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
@@ -36,13 +38,17 @@ struct RelationCommand: ParsableCommand {
 
     func run() throws {
         let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
+        // People are found in the tree as it is, then related and shown as --private hides them
+        // (the same people at the same places: the living as "Living", with ids and relationship
+        // words that say nothing of them, "grandchild" rather than "grandson").
+        let shown = privacy.apply(to: graph, today: try Today.dayNumber(today)).graph
         if let allFrom {
             let home = try graph.resolveMember(allFrom)
             var lines = ""
-            for (index, found) in RelationshipCalculator(graph).relationshipsToEveryone(from: home).enumerated() {
+            for (index, found) in RelationshipCalculator(shown).relationshipsToEveryone(from: home).enumerated() {
                 guard let closest = found.first else { continue }
                 lines += JSONWriter.compactString(from: .object([
-                    "id": .string(graph.members[index].id), "name": .string(graph.members[index].fullName), "relationship": .string(closest.english),
+                    "id": .string(shown.members[index].id), "name": .string(shown.members[index].fullName), "relationship": .string(closest.english),
                 ])) + "\n"
             }
             Console.output(lines)
@@ -50,19 +56,19 @@ struct RelationCommand: ParsableCommand {
         }
         guard let first, let second else { return }
         let (a, b) = (try graph.resolveMember(first), try graph.resolveMember(second))
-        let found = RelationshipCalculator(graph).relationships(from: a, to: b)
-        func name(_ index: Int) -> String { graph.members[index].fullName.isEmpty ? graph.members[index].id : graph.members[index].fullName }
+        let found = RelationshipCalculator(shown).relationships(from: a, to: b)
+        func name(_ index: Int) -> String { shown.members[index].fullName.isEmpty ? shown.members[index].id : shown.members[index].fullName }
         if format == "json" {
             let list = (all ? found : Array(found.prefix(1))).map { relationship -> JSONValue in
                 .object([
                     "relationship": .string(relationship.english), "half": .bool(relationship.isHalf), "double": .bool(relationship.isDouble),
                     "byAdoption": .bool(relationship.isByAdoption),
-                    "commonAncestors": .array(relationship.commonAncestors.map { .string(graph.members[$0].id) }),
-                    "path": .array(relationship.path.map { .string(graph.members[$0].id) }),
+                    "commonAncestors": .array(relationship.commonAncestors.map { .string(shown.members[$0].id) }),
+                    "path": .array(relationship.path.map { .string(shown.members[$0].id) }),
                 ])
             }
             Console.output(JSONWriter.string(from: .object([
-                "from": .string(graph.members[a].id), "to": .string(graph.members[b].id), "relationships": .array(list), "count": .number(String(found.count)),
+                "from": .string(shown.members[a].id), "to": .string(shown.members[b].id), "relationships": .array(list), "count": .number(String(found.count)),
             ])))
             return
         }

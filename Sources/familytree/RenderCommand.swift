@@ -168,13 +168,12 @@ struct RenderCommand: ParsableCommand {
             }
         }
         let day = try Today.dayNumber(today)
-        // Relationships are read before the living are hidden: "Aunt" says nothing private.
-        let relations = try home.map { Labeler.relations(to: try graph.resolveMember($0), in: graph) } ?? [:]
+        // The home person is found in the tree as it is; relationships are read in the tree as
+        // published (the same people at the same places), so a hidden person's words say no sex.
+        let homeIndex = try home.map { try graph.resolveMember($0) }
         let before = graph
         graph = privacy.apply(to: graph, today: day).graph
-        // The hidden keep their label under their new ids.
-        var relationLabels: [Member.ID: String] = [:]
-        for (old, new) in zip(before.members, graph.members) { relationLabels[new.id] = relations[old.id] }
+        let relationLabels = homeIndex.map { Labeler.relations(to: $0, in: graph) } ?? [:]
         graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree, allowedFolders: photoFolders)
         let labeler = Labeler(format: label, today: day, relations: relationLabels)
         if renderer == .graphviz {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FamilyTree
+import TestSupport
 @testable import familytree
 
 /// `--private living`: nothing of a living person's names, dates, photo, notes or phone reaches
@@ -11,7 +12,7 @@ import FamilyTree
       {"id": "grandpa", "firstName": "Ansgar", "lastName": "Holm", "birthday": "1901-02-03", "deathDate": "1980", "notes": "Fisherman."},
       {"id": "grandma", "firstName": "Birgit", "lastName": "Holm", "birthday": "1905"},
       {"id": "zebulon-quixote", "firstName": "Zebulon", "middleName": "Xerxes", "lastName": "Holm", "nickname": "Zebby",
-       "birthday": "1990-07-04", "notes": "SECRETNOTE", "photo": "data:image/png;base64,UEhPVE9CWVRFUw==",
+       "birthday": "1990-07-04", "notes": "SECRETNOTE", "sex": "male", "color": "#c0ffee", "photo": "data:image/png;base64,UEhPVE9CWVRFUw==",
        "contact": {"uid": "card-7", "phones": [{"label": "Mobile", "value": "+46 70 999 12 34"}]}},
       {"id": "wren", "firstName": "Wrenna", "lastName": "Ulvaeus", "birthday": "--08-09"},
       {"id": "kid", "firstName": "Quillon", "lastName": "Holm", "birthday": "2021-01-02"}
@@ -22,7 +23,7 @@ import FamilyTree
     ]}
     """#
 
-    static let secrets = ["Zebulon", "Xerxes", "Zebby", "1990", "07-04", "SECRETNOTE", "UEhPVE9CWVRFUw", "PHOTOBYTES", "999 12 34",
+    static let secrets = ["Zebulon", "Xerxes", "Zebby", "1990", "07-04", "SECRETNOTE", "UEhPVE9CWVRFUw", "PHOTOBYTES", "999 12 34", "c0ffee",
                           "Wrenna", "08-09", "Aug 9", "Quillon", "2021", "2015", "zebulon", "quixote", "wren", "kid"]
 
     @Test func noLivingPersonsDetailsReachAnyOutput() async throws {
@@ -52,6 +53,55 @@ import FamilyTree
         // --private-names none leaves the surname out too.
         #expect(await scratch.run(["render", tree, "--private", "living", "--private-names", "none", "--today", "2026-11-23", "-o", scratch.path("none.svg").path]) == 0)
         #expect(try !scratch.read("none.svg").contains("Living Holm") && scratch.read("none.svg").contains("Living"))
+    }
+
+    /// Every command that prints people takes `--private living`: birthday lists and calendars
+    /// keep only the dead, `relation` shows the living as "Living" in words without sex.
+    @Test func birthdaysCalendarsAndRelationsHideTheLivingToo() throws {
+        let scratch = try Scratch()
+        try scratch.write("family.json", Self.tree)
+        let tree = scratch.path("family.json").path
+        let hiding = ["--private", "living", "--today", "2026-11-23"]
+        var outputs: [String: String] = [:]
+        for format in ["table", "json", "csv"] {
+            let result = try ChildProcess.run(ProcessTests.binary, ["birthdays", tree, "--format", format, "--include-deceased"] + hiding)
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs["birthdays \(format)"] = result.stdout
+        }
+        #expect(outputs["birthdays csv"]!.contains("Ansgar Holm"), "the dead stay")
+        for (name, extra) in [("year.svg", ["--year", "2026"]), ("month.svg", ["--month", "2026-07"]), ("feed.ics", ["--ics"])] {
+            let result = try ChildProcess.run(ProcessTests.binary, ["calendar", tree, "--include-deceased", "-o", scratch.path(name).path] + extra + hiding)
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs[name] = try scratch.read(name)
+        }
+        #expect(outputs["feed.ics"]!.contains("Ansgar"), "the dead's birthdays stay in the feed")
+        let closest = try ChildProcess.run(ProcessTests.binary, ["relation", "Ansgar Holm", "Zebulon Holm", "--tree", tree] + hiding)
+        #expect(closest.status == 0, "\(closest.stderr)")
+        #expect(closest.stdout == "Living Holm is Ansgar Holm's child\n", "\(closest.stdout)")
+        outputs["relation"] = closest.stdout
+        for extra in [["grandpa", "zebulon-quixote", "--format", "json", "--all"], ["--all-from", "grandpa"]] {
+            let result = try ChildProcess.run(ProcessTests.binary, ["relation", "--tree", tree] + extra + hiding)
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs["relation \(extra.joined(separator: " "))"] = result.stdout
+        }
+        #expect(outputs["relation --all-from grandpa"]!.contains(#""id":"living-1""#))
+        // Without --private, the same commands do show the living: the checks above can fail.
+        let open = try ChildProcess.run(ProcessTests.binary, ["relation", "Ansgar Holm", "Zebulon Holm", "--tree", tree])
+        #expect(open.stdout == "Zebulon Xerxes Holm is Ansgar Holm's son\n", "\(open.stdout)")
+        for (name, text) in outputs {
+            // A calendar names every day it draws (`data-date="2026-07-04"`): there, a date says nothing.
+            let secrets = name.hasSuffix(".svg") ? Self.secrets.filter { !["07-04", "08-09"].contains($0) } : Self.secrets
+            for secret in secrets + ["'s son", "\"son\""] { #expect(!text.contains(secret), "\(name) holds \(secret)") }
+        }
+    }
+
+    /// The living lose their sex and box colour too (a colour means whatever its maker meant).
+    @Test func aLivingPersonsSexAndColourAreHidden() throws {
+        let graph = try FamilyGraph(json: Array(Self.tree.utf8))
+        let living = LivingRule().living(in: graph, today: CalendarDate.dayNumber(year: 2026, month: 11, day: 23))
+        let hidden = graph.privatizingLiving(living).graph
+        #expect(graph.members[2].sex == .male && graph.members[2].color != nil)
+        #expect(hidden.members[2].sex == nil && hidden.members[2].color == nil)
     }
 
     @Test func theLivingRuleFollowsItsYears() throws {

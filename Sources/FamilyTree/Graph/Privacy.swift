@@ -50,7 +50,7 @@ public enum PrivateNames: String, Sendable, Hashable, CaseIterable {
 
 extension FamilyGraph {
     /// The tree with every living person reduced to "Living" (and their surname, if kept): no
-    /// other names, dates, photo, notes or contact details, and an id that says nothing
+    /// other names, dates, sex, box colour, photo, notes or contact details, and an id that says nothing
     /// (`living-1`, ...). Unions with a living partner lose their dates and get plain ids too. The
     /// structure (who is whose child and partner) stays, so the chart keeps its shape.
     public func privatizingLiving(_ living: [Bool], names: PrivateNames = .surname) -> (graph: FamilyGraph, privateIDs: Set<Member.ID>) {
@@ -71,10 +71,10 @@ extension FamilyGraph {
         func mapped(_ id: Member.ID) -> Member.ID { newID[id] ?? id }
         let newMembers = members.enumerated().map { index, member -> Member in
             guard living[index] else { return member }
-            var hidden = Member(id: mapped(member.id), firstName: "Living", lastName: names == .surname ? member.lastName : nil, sex: member.sex)
+            // No sex and no colour either: a box's colour is whatever its maker meant by it.
+            var hidden = Member(id: mapped(member.id), firstName: "Living", lastName: names == .surname ? member.lastName : nil)
             hidden.isTopOfBloodline = member.isTopOfBloodline
             hidden.isMarriedIntoFamily = member.isMarriedIntoFamily
-            hidden.color = member.color
             return hidden
         }
         let privateUnions = unions.indices.filter { unions[$0].partners.contains { newID[$0] != nil } }

@@ -160,6 +160,10 @@ struct SyncTransferCommand: AsyncParsableCommand {
     var to: String
 
     func run() async throws {
+        // The store takes a hand-over to oneself as nothing to do; saying "now owns" would be false.
+        guard to != options.user else {
+            throw CLIError.refused("--to names \(options.user), who is giving the tree away: name the new owner; nothing was changed")
+        }
         try await options.openSharedStore().transfer(tree: options.tree, as: options.user, to: to)
         Console.error("\(to) now owns \(options.tree)'s tree; \(options.user) is admin")
     }

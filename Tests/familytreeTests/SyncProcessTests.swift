@@ -227,6 +227,15 @@ struct PostgresSyncProcessTests {
         #expect(revoked.status == 1 && revoked.stderr.contains("bob has no role on alice's tree"), "\(revoked.stderr)")
         #expect(try scratch.read("bob.json") == before)
         #expect(try sync(["delete-tree", "--user", "alice"]).status == 2)
+
+        // Handing the tree to oneself is refused, not reported as done; to carol, it is done.
+        let toSelf = try sync(["transfer", "--user", "alice", "--to", "alice"])
+        #expect(toSelf.status == 1 && toSelf.stderr.contains("--to names alice, who is giving the tree away"), "\(toSelf.stderr)")
+        #expect(try sync(["members", "--user", "alice"]).stdout.contains("alice  owner"))
+        let handed = try sync(["transfer", "--user", "alice", "--to", "carol"])
+        #expect(handed.status == 0 && handed.stderr.contains("carol now owns alice's tree; alice is admin"), "\(handed.stderr)")
+        let after = try sync(["members", "--user", "alice", "--tree", "alice"]).stdout
+        #expect(after.contains("alice  admin") && after.contains("carol  owner"), "\(after)")
     }
 
     /// Alice and bob push to alice's tree at the same moment from two processes, each with an edit

@@ -7,6 +7,15 @@ import FamilyTreeRender
 import Glibc
 #endif
 
+extension ChartEngine {
+    /// Graphviz's `dot` through cgraph: it lays charts out and writes their structure DOT.
+    public static let graphviz = ChartEngine(
+        name: "graphviz",
+        layoutEngine: { labeler, direction in GraphvizEngine(labeler: labeler, direction: direction) },
+        structure: { graph, labeler, direction in try GraphvizEngine(labeler: labeler, direction: direction).dot(graph) }
+    )
+}
+
 /// Graphviz `dot` as a second layout engine, through cgraph: it lays out the same structure graph
 /// that `DOTWriter.structure` writes, and either reads the positions back into our `Layout` (so our
 /// renderers and metrics apply) or lets Graphviz render in any of its formats.

@@ -13,8 +13,21 @@ enum GraphvizSupport {
     static let isBuiltIn = false
     #endif
 
+    /// The chart engine `choice` names; Graphviz's only in a build with it.
+    static func chartEngine(_ choice: EngineChoice) throws -> ChartEngine {
+        switch choice {
+        case .familytree: return .familytree
+        case .graphviz:
+            #if Graphviz
+            return .graphviz
+            #else
+            throw CLIError.graphvizMissing
+            #endif
+        }
+    }
+
     /// Graphviz's errors become the CLI's (exit status 1), with Graphviz's message.
-    private static func reported<Result>(_ body: () throws -> Result) throws -> Result {
+    static func reported<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch {
@@ -24,25 +37,9 @@ enum GraphvizSupport {
 
     static var versionNote: String { isBuiltIn ? "Graphviz support: built in" : "Graphviz support: not built in" }
 
-    static func place(_ graph: FamilyGraph, labeler: Labeler, direction: LayoutDirection) throws -> Layout {
-        #if Graphviz
-        return try reported { try GraphvizEngine(labeler: labeler, direction: direction).place(graph) }
-        #else
-        throw CLIError.graphvizMissing
-        #endif
-    }
-
     static func render(_ graph: FamilyGraph, labeler: Labeler, direction: LayoutDirection, format: String) throws -> [UInt8] {
         #if Graphviz
         return try reported { try GraphvizEngine(labeler: labeler, direction: direction).render(graph, format: format) }
-        #else
-        throw CLIError.graphvizMissing
-        #endif
-    }
-
-    static func dot(_ graph: FamilyGraph, labeler: Labeler, direction: LayoutDirection) throws -> String {
-        #if Graphviz
-        return try reported { try GraphvizEngine(labeler: labeler, direction: direction).dot(graph) }
         #else
         throw CLIError.graphvizMissing
         #endif

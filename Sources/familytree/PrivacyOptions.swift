@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeRender
 
 /// Whom a published chart or file hides.
 enum PrivacyChoice: String, ExpressibleByArgument, CaseIterable {
@@ -31,10 +32,19 @@ struct PrivacyOptions: ParsableArguments {
         }
     }
 
+    /// What a chart hides, as these options say.
+    var chartPrivacy: Chart.Privacy? {
+        guard choice == .living else { return nil }
+        return Chart.Privacy(rule: livingRule, names: privateNames)
+    }
+
+    private var livingRule: LivingRule {
+        LivingRule(maximumAge: livingAge, childBornYearsAgo: livingChildYears, parentBornYearsAgo: livingParentYears)
+    }
+
     /// `graph` with the living hidden when asked, and the ids of the hidden.
     func apply(to graph: FamilyGraph, today: Int) -> (graph: FamilyGraph, privateIDs: Set<Member.ID>) {
         guard choice == .living else { return (graph, []) }
-        let rule = LivingRule(maximumAge: livingAge, childBornYearsAgo: livingChildYears, parentBornYearsAgo: livingParentYears)
-        return graph.privatizingLiving(rule.living(in: graph, today: today), names: privateNames)
+        return graph.privatizingLiving(livingRule.living(in: graph, today: today), names: privateNames)
     }
 }

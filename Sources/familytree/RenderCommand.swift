@@ -4,17 +4,7 @@ import FamilyTreeLayout
 import FamilyTreeRender
 import Foundation
 
-/// Output formats of `render`.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case svg
-    /// Structure DOT for Graphviz `dot` to lay out.
-    case dot
-    /// Our layout as DOT with fixed positions, for `neato -n2`.
-    case dotPositioned = "dot-positioned"
-    case layoutJSON = "layout-json"
-    /// A page to explore: zoom, pan, search, a card per person.
-    case html
-
+extension Chart.Format {
     /// The format a file name implies: `.svg`, `.dot`, `.json`, `.html`.
     init?(fileName: String) {
         switch URL(fileURLWithPath: fileName).pathExtension.lowercased() {
@@ -137,10 +127,10 @@ struct RenderCommand: ParsableCommand {
             guard engine == .graphviz else { throw ValidationError("--renderer graphviz needs --engine graphviz") }
             return
         }
-        if let format, OutputFormat(rawValue: format) == nil {
+        if let format, Chart.Format(rawValue: format) == nil {
             throw ValidationError("--format must be svg, dot, dot-positioned, layout-json or html")
         }
-        if format == nil, !TreeFiles.isStream(output), OutputFormat(fileName: output) == nil {
+        if format == nil, !TreeFiles.isStream(output), Chart.Format(fileName: output) == nil {
             let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
             if ["png", "pdf", "jpg", "jpeg"].contains(fileExtension) {
                 throw ValidationError("familytree writes SVG, not \(fileExtension.uppercased()); write tree.svg and convert it (rsvg-convert -f \(fileExtension == "pdf" ? "pdf" : "png") tree.svg -o \(URL(fileURLWithPath: output).lastPathComponent), from Debian's librsvg2-bin)")
@@ -153,62 +143,32 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        var graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
-        let chosenFormat = format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileName: output) ?? .svg
-        // A page to explore shows everyone and opens on --root; the other formats draw its part.
-        var openOn: Int?
-        var rootID: Member.ID?
-        if let root {
-            if chosenFormat == .html, renderer == .native {
-                openOn = try graph.resolveMember(root)
-            } else {
-                let index = try graph.resolveMember(root)
-                rootID = graph.members[index].id
-                graph = graph.neighbourhood(ofMemberAt: index, generations: generations, includingSiblings: !noSiblings)
-            }
+        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
+        // Graphviz's own renderers draw the chart's tree in their formats; ours draw the rest.
+        let format = renderer == .graphviz ? .svg : self.format.flatMap(Chart.Format.init(rawValue:)) ?? Chart.Format(fileName: output) ?? .svg
+        var chart = Chart(graph: graph, format: format, today: try Today.dayNumber(today))
+        // People are named by id or by name here; the chart takes ids.
+        if let root { chart.extent = .around(graph.members[try graph.resolveMember(root)].id, generations: generations, siblings: !noSiblings) }
+        chart.home = try home.map { graph.members[try graph.resolveMember($0)].id }
+        chart.label = label
+        chart.privacy = privacy.chartPrivacy
+        chart.photos = noPhotos ? .none : .resolved { [tree, photoFolders] photo, index, graph in
+            Photos.resolved(photo, ofMemberAt: index, in: graph, treePath: tree, allowedFolders: photoFolders)
         }
-        let day = try Today.dayNumber(today)
-        // The home person is found in the tree as it is; relationships are read in the tree as
-        // published (the same people at the same places), so a hidden person's words say no sex.
-        let homeIndex = try home.map { try graph.resolveMember($0) }
-        let before = graph
-        graph = privacy.apply(to: graph, today: day).graph
-        let relationLabels = homeIndex.map { Labeler.relations(to: $0, in: graph) } ?? [:]
-        graph = noPhotos ? try Photos.embedded(in: graph, treePath: "-", dropAll: true) : try Photos.embedded(in: graph, treePath: tree, allowedFolders: photoFolders)
-        let labeler = Labeler(format: label, today: day, relations: relationLabels)
+        chart.direction = direction
+        chart.fit = fit
+        chart.theme = theme
+        chart.width = width
+        chart.engine = try GraphvizSupport.chartEngine(engine)
         if renderer == .graphviz {
-            let graphvizFormat = format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
-            let bytes = try GraphvizSupport.render(graph, labeler: labeler, direction: direction ?? .topDown, format: graphvizFormat)
+            let prepared = try chart.prepare()
+            let graphvizFormat = self.format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
+            let bytes = try GraphvizSupport.render(prepared.graph, labeler: prepared.labeler, direction: direction ?? .topDown, format: graphvizFormat)
             try TreeFiles.write(to: output) { try $0.write(bytes[...]) }
             return
         }
-        if chosenFormat == .dot {
-            let dot = engine == .graphviz
-                ? try GraphvizSupport.dot(graph, labeler: labeler, direction: direction ?? .topDown)
-                : DOTWriter(labeler: labeler).structure(graph, direction: direction ?? .topDown)
-            try TreeFiles.write(dot, to: output)
-            return
-        }
-        // An explicit direction wins; the page to explore pans and zooms, so it keeps its rows.
-        let fit = direction != nil ? LayoutFit.wide : chosenFormat == .html && self.fit == .auto ? .wide : self.fit
-        let layout = try fit.layout { fitted in
-            let chosen = direction ?? fitted
-            return engine == .graphviz
-                ? try GraphvizSupport.place(graph, labeler: labeler, direction: chosen)
-                : LayeredLayout(labeler: labeler, direction: chosen).place(graph)
-        }
-        switch chosenFormat {
-        case .svg:
-            // Streamed: a million-member chart never sits in memory as one string.
-            // The root keeps its place among the members when --private renamed them.
-            let highlighted = rootID.flatMap { id in zip(before.members, graph.members).first { $0.0.id == id }?.1.id }
-            try TreeFiles.write(to: output) { try SVGRenderer(labeler: labeler, theme: theme, highlighted: highlighted, width: width).render(layout, of: graph, to: &$0) }
-        case .dotPositioned: try TreeFiles.write(DOTWriter(labeler: labeler).positioned(layout, of: graph), to: output)
-        case .layoutJSON, .dot: try TreeFiles.write(to: output) { try LayoutJSONWriter.render(layout, of: graph, to: &$0) }
-        case .html:
-            // Ids may have changed with --private; the order of members has not.
-            let renderer = HTMLRenderer(labeler: labeler, openOn: openOn.map { graph.members[$0].id }, today: day)
-            try TreeFiles.write(to: output) { try renderer.render(layout, of: graph, to: &$0) }
-        }
+        // Laid out before the file is opened: only writing errors happen while it is written.
+        let drawing = engine == .graphviz ? try GraphvizSupport.reported { try chart.drawing() } : try chart.drawing()
+        try TreeFiles.write(to: output) { try drawing.write(to: &$0) }
     }
 }

@@ -58,7 +58,9 @@ struct StatsCommand: AsyncParsableCommand {
             let plain = try await ExternalTool.run("dot", ["-Tplain"], input: DOTWriter(labeler: labeler).structure(graph))
             metrics = LayoutMetrics.measure(try GraphvizPlainReader.drawing(fromPlain: plain, of: graph), of: graph)
         case .graphviz:
-            metrics = LayoutMetrics.measure(try GraphvizSupport.place(graph, labeler: labeler, direction: .topDown), of: graph)
+            let engine = try GraphvizSupport.chartEngine(.graphviz).layoutEngine(labeler, .topDown)
+            let layout = try GraphvizSupport.reported { try engine.place(graph) }
+            metrics = LayoutMetrics.measure(layout, of: graph)
         }
         Console.output(format == "json" ? JSONWriter.string(from: metrics.jsonValue) : metrics.table)
     }

@@ -1,0 +1,273 @@
+import FamilyTree
+import FamilyTreeLayout
+
+/// A chart to draw, as one value: the tree, how much of it, its labels, whom it hides, its photos,
+/// the engine that lays it out, its shape and its format. The command line, a server and an app
+/// fill one in and call `render(to:)`; each gets the same bytes for the same value.
+///
+/// ```swift
+/// var chart = Chart(graph: graph, format: .svg, today: CalendarDate.dayNumber(year: 2026, month: 11, day: 25))
+/// chart.extent = .around("ada", generations: 2, siblings: true)
+/// chart.privacy = Chart.Privacy()
+/// var output = CollectedOutput()
+/// try chart.render(to: &output)
+/// ```
+public struct Chart: Sendable {
+    /// What the chart is written as.
+    public enum Format: String, Sendable, CaseIterable {
+        /// A standalone SVG picture.
+        case svg
+        /// Structure DOT, for Graphviz's `dot` to lay out.
+        case dot
+        /// Our layout as DOT with fixed positions, for `neato -n2`.
+        case dotPositioned = "dot-positioned"
+        /// Every box and line with its coordinates, as JSON.
+        case layoutJSON = "layout-json"
+        /// A page to explore: zoom, pan, search, a card per person.
+        case html
+    }
+
+    /// How much of the tree is drawn.
+    public enum Extent: Sendable, Hashable {
+        /// Everyone.
+        case whole
+        /// A person and their relatives `generations` up and down, with their brothers and sisters
+        /// when `siblings`. An HTML page draws everyone and opens on the person instead.
+        case around(Member.ID, generations: Int, siblings: Bool)
+    }
+
+    /// Whom a published chart hides: the living (by `rule`, on the chart's day), shown as
+    /// "Living" with no other detail (see `FamilyGraph.privatizingLiving`).
+    public struct Privacy: Sendable, Hashable {
+        /// Who counts as living.
+        public var rule: LivingRule
+        /// What of a living person's name stays.
+        public var names: PrivateNames
+
+        /// The living by `rule`, keeping `names`.
+        public init(rule: LivingRule = LivingRule(), names: PrivateNames = .surname) {
+            self.rule = rule
+            self.names = names
+        }
+    }
+
+    /// Where members' photos come from.
+    public enum Photos: Sendable {
+        /// Photos that are `data:` URLs of an image; any other photo (a path) is left out.
+        case embedded
+        /// No photos.
+        case none
+        /// Each photo as `resolve` returns it, given the photo and the member's place in the
+        /// graph drawn: a `data:` URL, or `nil` to leave it out. A program that reads image files
+        /// does it here (and decides which files it may read).
+        case resolved(@Sendable (_ photo: String, _ member: Int, _ graph: FamilyGraph) -> String?)
+    }
+
+    /// The tree.
+    public var graph: FamilyGraph
+    /// What the chart is written as.
+    public var format: Format
+    /// How much of the tree is drawn.
+    public var extent: Extent = .whole
+    /// What each box says.
+    public var label: LabelFormat = .nameYears
+    /// The person relation labels (`.relation`) relate everyone to.
+    public var home: Member.ID?
+    /// The day ages are computed on and the living judged on, as `CalendarDate.dayNumber`.
+    public var today: Int
+    /// Whom the chart hides; `nil` hides no one.
+    public var privacy: Privacy?
+    /// Where photos come from.
+    public var photos: Photos = .embedded
+    /// Generations as rows or columns; `nil` lets `fit` choose.
+    public var direction: LayoutDirection?
+    /// The shape chosen when `direction` is `nil` (an HTML page keeps its rows under `.auto`).
+    public var fit: LayoutFit = .auto
+    /// An SVG's colours.
+    public var theme: SVGRenderer.Theme = .light
+    /// An SVG's width in pixels; `nil` for one as wide as its page's column.
+    public var width: Double?
+    /// What lays the tree out.
+    public var engine: ChartEngine = .familytree
+
+    /// A chart of `graph` in `format`, judged on the day `today`; everything else as its defaults.
+    public init(graph: FamilyGraph, format: Format, today: Int) {
+        self.graph = graph
+        self.format = format
+        self.today = today
+    }
+
+    /// The chart's tree once its extent, privacy and photos are applied, with the labeler its boxes
+    /// are sized and labelled by: what any renderer draws (Graphviz's own renderers included).
+    public struct Prepared: Sendable {
+        /// The members and families drawn.
+        public var graph: FamilyGraph
+        /// The labels, sized by every engine and renderer alike.
+        public var labeler: Labeler
+        /// The person the chart is drawn around (an SVG marks them), by their id in `graph`.
+        public var highlighted: Member.ID?
+        /// The person an HTML page opens on, by their id in `graph`.
+        public var openOn: Member.ID?
+    }
+
+    /// The tree, labels and marks the chart draws. Throws `ChartError` for a person it names who is
+    /// not in the tree.
+    public func prepare() throws -> Prepared {
+        var graph = self.graph
+        var focus: Int?
+        if case .around(let id, let generations, let siblings) = extent {
+            guard let index = graph.index(of: id) else { throw ChartError.unknownMember(id) }
+            if format == .html {
+                focus = index
+            } else {
+                graph = graph.neighbourhood(ofMemberAt: index, generations: generations, includingSiblings: siblings)
+                focus = graph.index(of: id)
+            }
+        }
+        let homeIndex = try home.map { id in
+            guard let index = graph.index(of: id) else {
+                throw self.graph.index(of: id) == nil ? ChartError.unknownMember(id) : ChartError.homeNotDrawn(id)
+            }
+            return index
+        }
+        // Privacy keeps every member at its place, under a new id: indices carry over. Relations
+        // are read in the tree as published, so a hidden person's words say no sex.
+        if let privacy {
+            graph = graph.privatizingLiving(privacy.rule.living(in: graph, today: today), names: privacy.names).graph
+        }
+        let relations = homeIndex.map { Labeler.relations(to: $0, in: graph) } ?? [:]
+        graph = try photos(in: graph)
+        let focusID = focus.map { graph.members[$0].id }
+        return Prepared(
+            graph: graph, labeler: Labeler(format: label, today: today, relations: relations),
+            highlighted: format == .html ? nil : focusID, openOn: format == .html ? focusID : nil
+        )
+    }
+
+    /// The chart laid out, ready to write: everything that can fail but the writing itself.
+    public func drawing() throws -> Drawing {
+        let prepared = try prepare()
+        if format == .dot {
+            let direction = direction ?? .topDown
+            let dot = try engine.structure(prepared.graph, prepared.labeler, direction)
+                ?? DOTWriter(labeler: prepared.labeler).structure(prepared.graph, direction: direction)
+            return Drawing(chart: self, prepared: prepared, content: .text(dot))
+        }
+        return Drawing(chart: self, prepared: prepared, content: .layout(try layout(of: prepared)))
+    }
+
+    /// Draws the chart into `output`.
+    public func render<Output: RenderedOutput>(to output: inout Output) throws {
+        try drawing().write(to: &output)
+    }
+
+    /// A chart laid out: `write(to:)` puts it into bytes, streamed for SVG, layout JSON and HTML
+    /// (a million-member chart never sits in memory as one string).
+    public struct Drawing: Sendable {
+        enum Content: Sendable {
+            case layout(Layout)
+            case text(String)
+        }
+
+        /// The chart drawn.
+        public let chart: Chart
+        /// Its tree and labels.
+        public let prepared: Prepared
+        let content: Content
+
+        /// The layout, for every format but structure DOT (which Graphviz lays out).
+        public var layout: Layout? {
+            if case .layout(let layout) = content { return layout }
+            return nil
+        }
+
+        /// Writes the chart into `output`; only `output`'s own errors are thrown.
+        public func write<Output: RenderedOutput>(to output: inout Output) throws {
+            let (graph, labeler) = (prepared.graph, prepared.labeler)
+            switch (content, chart.format) {
+            case (.text(let text), _):
+                try output.write(Array(text.utf8)[...])
+            case (.layout(let layout), .svg):
+                let renderer = SVGRenderer(labeler: labeler, theme: chart.theme, highlighted: prepared.highlighted, width: chart.width)
+                try renderer.render(layout, of: graph, to: &output)
+            case (.layout(let layout), .dotPositioned):
+                try output.write(Array(DOTWriter(labeler: labeler).positioned(layout, of: graph).utf8)[...])
+            case (.layout(let layout), .layoutJSON), (.layout(let layout), .dot):
+                try LayoutJSONWriter.render(layout, of: graph, to: &output)
+            case (.layout(let layout), .html):
+                try HTMLRenderer(labeler: labeler, openOn: prepared.openOn, today: chart.today).render(layout, of: graph, to: &output)
+            }
+        }
+    }
+
+    /// The prepared tree laid out: in `direction` when given, else in the shape `fit` chooses (a
+    /// page to explore pans and zooms, so under `.auto` it keeps its rows).
+    public func layout(of prepared: Prepared) throws -> Layout {
+        let fit = direction != nil ? LayoutFit.wide : format == .html && self.fit == .auto ? .wide : self.fit
+        return try fit.layout { fitted in
+            try engine.layoutEngine(prepared.labeler, direction ?? fitted).place(prepared.graph)
+        }
+    }
+
+    private func photos(in graph: FamilyGraph) throws -> FamilyGraph {
+        var members = graph.members
+        var changed = false
+        for index in members.indices {
+            guard let photo = members[index].photo else { continue }
+            let kept: String?
+            switch photos {
+            case .embedded: kept = photo.hasPrefix("data:") ? photo : nil
+            case .none: kept = nil
+            case .resolved(let resolve): kept = resolve(photo, index, graph)
+            }
+            if kept != photo {
+                members[index].photo = kept
+                changed = true
+            }
+        }
+        guard changed else { return graph }
+        return try FamilyGraph(members: members, unions: graph.unions, crossBloodlineConnections: graph.crossBloodlineConnections)
+    }
+}
+
+/// What lays a chart out: a `LayoutEngine` for each labeler and direction, and optionally its own
+/// structure DOT (Graphviz writes it through cgraph).
+public struct ChartEngine: Sendable {
+    /// The engine's name, as the command line spells it.
+    public var name: String
+    /// The layout engine for a labeler and a direction.
+    public var layoutEngine: @Sendable (Labeler, LayoutDirection) -> any LayoutEngine
+    /// The structure DOT this engine writes itself, or `nil` for `DOTWriter`'s.
+    public var structure: @Sendable (FamilyGraph, Labeler, LayoutDirection) throws -> String?
+
+    /// An engine named `name`.
+    public init(
+        name: String,
+        layoutEngine: @escaping @Sendable (Labeler, LayoutDirection) -> any LayoutEngine,
+        structure: @escaping @Sendable (FamilyGraph, Labeler, LayoutDirection) throws -> String? = { _, _, _ in nil }
+    ) {
+        self.name = name
+        self.layoutEngine = layoutEngine
+        self.structure = structure
+    }
+
+    /// familytree's own layered layout.
+    public static let familytree = ChartEngine(name: "familytree") { labeler, direction in
+        LayeredLayout(labeler: labeler, direction: direction)
+    }
+}
+
+/// Why a chart cannot be drawn.
+public enum ChartError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The chart names a person (its extent or home) by an id the tree does not have.
+    case unknownMember(Member.ID)
+    /// The home person is outside the part of the tree the chart draws.
+    case homeNotDrawn(Member.ID)
+
+    public var description: String {
+        switch self {
+        case .unknownMember(let id): "no member has the id \"\(id)\""
+        case .homeNotDrawn(let id): "the home person \"\(id)\" is outside the part of the tree drawn; draw more generations or choose someone in it"
+        }
+    }
+}

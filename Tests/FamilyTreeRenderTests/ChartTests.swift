@@ -1,0 +1,105 @@
+import FamilyTree
+import FamilyTreeLayout
+@testable import FamilyTreeRender
+import Testing
+
+/// `Chart`: one value from which every format is drawn, as the command line, a server or an app
+/// would ask for it.
+@Suite struct ChartTests {
+    static let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+    /// Grandparents, their son and his wife, and two grandchildren; the grandchildren are living.
+    static func family() throws -> FamilyGraph {
+        var members = [
+            Member(id: "opa", firstName: "Karl", lastName: "Berg", sex: .male), Member(id: "oma", firstName: "Greta", lastName: "Berg", sex: .female),
+            Member(id: "vater", firstName: "Hans", lastName: "Berg", sex: .male), Member(id: "mutter", firstName: "Ilse", lastName: "Berg", sex: .female),
+            Member(id: "tochter", firstName: "Lena", lastName: "Berg", sex: .female), Member(id: "sohn", firstName: "Paul", lastName: "Berg", sex: .male),
+        ]
+        for index in 0..<4 { members[index].deathDate = PartialDate("1990") }
+        members[4].birthday = PartialDate("2001-05-06")
+        members[5].photo = "photos/paul.png"
+        members[4].photo = png
+        let unions = [
+            Union(id: "u1", partners: ["opa", "oma"], children: [ChildLink("vater")]),
+            Union(id: "u2", partners: ["vater", "mutter"], children: [ChildLink("tochter"), ChildLink("sohn")]),
+        ]
+        return try FamilyGraph(members: members, unions: unions)
+    }
+
+    static let today = CalendarDate.dayNumber(year: 2026, month: 11, day: 25)
+
+    func text(_ chart: Chart) throws -> String {
+        var output = CollectedOutput()
+        try chart.render(to: &output)
+        return output.text
+    }
+
+    /// Each format the chart writes is what its renderer writes for the same tree, labels and layout.
+    @Test func everyFormatIsItsRenderersOutput() throws {
+        let graph = try Self.family()
+        let labeler = Labeler(today: Self.today)
+        let layout = LayeredLayout(labeler: labeler, direction: .topDown).place(graph)
+        var chart = Chart(graph: graph, format: .svg, today: Self.today)
+        chart.direction = .topDown
+        chart.photos = .embedded
+        #expect(try text(chart) == SVGRenderer(labeler: labeler).render(layout, of: graph))
+        chart.format = .layoutJSON
+        #expect(try text(chart) == LayoutJSONWriter.render(layout, of: graph))
+        chart.format = .dotPositioned
+        #expect(try text(chart) == DOTWriter(labeler: labeler).positioned(layout, of: graph))
+        chart.format = .dot
+        #expect(try text(chart) == DOTWriter(labeler: labeler).structure(graph, direction: .topDown))
+        #expect(try chart.drawing().layout == nil, "structure DOT is laid out by Graphviz")
+        chart.format = .html
+        #expect(try text(chart) == HTMLRenderer(labeler: labeler, today: Self.today).render(layout, of: graph))
+    }
+
+    /// Around a person: other formats draw only their part and mark them; a page draws everyone
+    /// and opens on them.
+    @Test func aChartAroundAPersonCutsOrOpens() throws {
+        var chart = Chart(graph: try Self.family(), format: .svg, today: Self.today)
+        chart.extent = .around("tochter", generations: 1, siblings: false)
+        let prepared = try chart.prepare()
+        #expect(prepared.graph.members.map(\.id).sorted() == ["mutter", "tochter", "vater"])
+        #expect(prepared.highlighted == "tochter" && prepared.openOn == nil)
+        chart.format = .html
+        let page = try chart.prepare()
+        #expect(page.graph.members.count == 6 && page.openOn == "tochter" && page.highlighted == nil)
+        chart.extent = .around("nobody", generations: 1, siblings: true)
+        #expect(throws: ChartError.unknownMember("nobody")) { try chart.prepare() }
+    }
+
+    /// Hidden people keep their places: the chart's marks and relation labels follow them under
+    /// their new ids, and a relationship to a hidden person says no sex.
+    @Test func privacyKeepsMarksAndLabelsAndHidesSex() throws {
+        var chart = Chart(graph: try Self.family(), format: .svg, today: Self.today)
+        chart.extent = .around("sohn", generations: 2, siblings: true)
+        chart.home = "opa"
+        chart.label = .relation
+        chart.privacy = Chart.Privacy()
+        let prepared = try chart.prepare()
+        let hidden = try #require(prepared.graph.members.first { $0.id == prepared.highlighted })
+        #expect(hidden.firstName == "Living" && hidden.sex == nil && hidden.photo == nil)
+        #expect(prepared.labeler.relations[hidden.id] == "Grandchild")
+        #expect(prepared.labeler.relations["vater"] == "Son", "the dead keep their words")
+        let svg = try text(chart)
+        #expect(!svg.contains("Paul") && !svg.contains("Lena") && !svg.contains("Grandson") && !svg.contains("Granddaughter"))
+        chart.home = "mutter"
+        chart.extent = .around("sohn", generations: 0, siblings: false)
+        #expect(throws: ChartError.homeNotDrawn("mutter")) { try chart.prepare() }
+    }
+
+    /// Photos: data URLs by default, none, or whatever a resolver makes of each.
+    @Test func photosComeAsTheChartSays() throws {
+        var chart = Chart(graph: try Self.family(), format: .svg, today: Self.today)
+        #expect(try chart.prepare().graph.members.compactMap(\.photo) == [Self.png], "a path is left out by default")
+        chart.photos = .none
+        #expect(try chart.prepare().graph.members.compactMap(\.photo).isEmpty)
+        chart.photos = .resolved { photo, index, graph in
+            photo.hasPrefix("photos/") ? Self.png : graph.members[index].id == "tochter" ? nil : photo
+        }
+        let resolved = try chart.prepare().graph
+        #expect(resolved.member("sohn")?.photo == Self.png && resolved.member("tochter")?.photo == nil)
+        #expect(try text(chart).components(separatedBy: "<image ").count - 1 == 1)
+    }
+}

@@ -26,4 +26,4 @@ do {
 
 let labeler = Labeler(format: .nameYears)
 let layout = LayeredLayout().place(file.graph)
-print(SVGRenderer(labeler: labeler).render(layout, of: file.graph), terminator: "")
+print(try SVGRenderer(labeler: labeler).render(layout, of: file.graph), terminator: "")

@@ -176,3 +176,43 @@ public protocol LayoutEngine: Sendable {
     /// Lays out `graph`; deterministic for the same graph and options.
     func place(_ graph: FamilyGraph) throws -> Layout
 }
+
+/// A layout drawn with a graph it was not made of: a member or union it places is not in the graph.
+public struct LayoutMismatch: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What does not fit.
+    public var reason: String
+
+    public var description: String { "the layout was not made of this graph: \(reason)" }
+}
+
+extension Layout {
+    /// Checks that every member and union the layout places is in `graph` (a layout is drawn
+    /// with the graph it was made of; another one would be read out of its bounds).
+    public func check(against graph: FamilyGraph) throws(LayoutMismatch) {
+        let members = graph.members.count, unions = graph.unions.count
+        func member(_ index: Int, _ place: @autoclosure () -> String) throws(LayoutMismatch) {
+            guard (0..<members).contains(index) else { throw LayoutMismatch(reason: "\(place()) is member \(index), and the graph has \(members)") }
+        }
+        func union(_ index: Int, _ place: @autoclosure () -> String) throws(LayoutMismatch) {
+            guard (0..<unions).contains(index) else { throw LayoutMismatch(reason: "\(place()) is union \(index), and the graph has \(unions)") }
+        }
+        for (position, box) in boxes.enumerated() { try member(box.member, "box \(position)") }
+        for (position, point) in self.unions.enumerated() {
+            try union(point.union, "union point \(position)")
+            for partner in point.partners { try member(partner, "a partner of union point \(position)") }
+            for child in point.children { try member(child, "a child of union point \(position)") }
+        }
+        for (position, edge) in edges.enumerated() {
+            for end in [edge.from, edge.to] {
+                switch end {
+                case .member(let index): try member(index, "an end of edge \(position)")
+                case .union(let index): try union(index, "an end of edge \(position)")
+                }
+            }
+            if let index = edge.union { try union(index, "the union of edge \(position)") }
+        }
+        for (position, layer) in layers.enumerated() {
+            for index in layer { try member(index, "a member of layer \(position)") }
+        }
+    }
+}

@@ -191,7 +191,7 @@ public struct Chart: Sendable {
                 let renderer = SVGRenderer(labeler: labeler, theme: chart.theme, highlighted: prepared.highlighted, width: chart.width)
                 try renderer.render(layout, of: graph, to: &output)
             case (.layout(let layout), .dotPositioned):
-                try output.write(Array(DOTWriter(labeler: labeler).positioned(layout, of: graph).utf8)[...])
+                try output.write(Array(try DOTWriter(labeler: labeler).positioned(layout, of: graph).utf8)[...])
             case (.layout(let layout), .layoutJSON), (.layout(let layout), .dot):
                 try LayoutJSONWriter.render(layout, of: graph, to: &output)
             case (.layout(let layout), .html):

@@ -17,8 +17,10 @@ public struct DOTWriter: Sendable {
     }
 
     /// Our layout as DOT with every node pinned (`pos`, in points, y up) and every edge given as a
-    /// polyline, for `neato -n2` to draw exactly as we placed it.
-    public func positioned(_ layout: Layout, of graph: FamilyGraph) -> String {
+    /// polyline, for `neato -n2` to draw exactly as we placed it. Throws when `layout` was not made
+    /// of `graph`.
+    public func positioned(_ layout: Layout, of graph: FamilyGraph) throws(LayoutMismatch) -> String {
+        try layout.check(against: graph)
         let number = Formatting.number
         func position(_ point: Point) -> String { "\(number(point.x)),\(number(layout.height - point.y))" }
         var dot = "digraph family {\n"

@@ -27,16 +27,20 @@ public struct HTMLRenderer: Sendable {
         self.today = today
     }
 
-    /// The page; identical input gives byte-identical output.
-    public func render(_ layout: Layout, of graph: FamilyGraph) -> String {
+    /// The page; identical input gives byte-identical output. Throws when `layout` was not made
+    /// of `graph`.
+    public func render(_ layout: Layout, of graph: FamilyGraph) throws(LayoutMismatch) -> String {
+        try layout.check(against: graph)
         var output = CollectedOutput()
         // Collecting in memory cannot fail.
         try! render(layout, of: graph, to: &output)
         return output.text
     }
 
-    /// Writes the page to `output` in chunks.
+    /// Writes the page to `output` in chunks. Throws `LayoutMismatch` when `layout` was not made
+    /// of `graph`, and `output`'s own errors.
     public func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
+        try layout.check(against: graph)
         var writer = ChunkedWriter(output)
         let pageTitle = title ?? "Family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))"
         writer.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")

@@ -9,7 +9,9 @@ import FamilyTreeLayout
 /// `direction` and `layerCount`.
 public enum LayoutJSONWriter {
     /// The layout JSON text (for small drawings; large ones stream with `render(_:of:to:)`).
-    public static func render(_ layout: Layout, of graph: FamilyGraph) -> String {
+    /// Throws when `layout` was not made of `graph`.
+    public static func render(_ layout: Layout, of graph: FamilyGraph) throws(LayoutMismatch) -> String {
+        try layout.check(against: graph)
         var output = CollectedOutput()
         // Collecting in memory cannot fail.
         try! render(layout, of: graph, to: &output)
@@ -20,6 +22,7 @@ public enum LayoutJSONWriter {
     /// in memory as one JSON value. Keys sorted, two-space indent, as every familytree JSON file
     /// (`JSONWriter`'s layout, written here straight to bytes).
     public static func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
+        try layout.check(against: graph)
         var writer = ChunkedWriter(output)
         let records = Records(graph: graph)
         writer.append("{\n  \"direction\": \"\(layout.direction.rawValue)\",\n")

@@ -92,16 +92,20 @@ public struct SVGRenderer: Sendable {
         }
     }
 
-    /// The SVG text; identical input gives byte-identical output.
-    public func render(_ layout: Layout, of graph: FamilyGraph) -> String {
+    /// The SVG text; identical input gives byte-identical output. Throws when `layout` was not
+    /// made of `graph`.
+    public func render(_ layout: Layout, of graph: FamilyGraph) throws(LayoutMismatch) -> String {
+        try layout.check(against: graph)
         var output = CollectedOutput()
         // Collecting in memory cannot fail.
         try! render(layout, of: graph, to: &output)
         return output.text
     }
 
-    /// Writes the SVG to `output` in chunks, never holding the whole document in memory.
+    /// Writes the SVG to `output` in chunks, never holding the whole document in memory. Throws
+    /// `LayoutMismatch` when `layout` was not made of `graph`, and `output`'s own errors.
     public func render<Output: RenderedOutput>(_ layout: Layout, of graph: FamilyGraph, to output: inout Output) throws {
+        try layout.check(against: graph)
         var crossBloodline = Array(repeating: false, count: graph.members.count)
         for link in graph.topology.crossLinks {
             crossBloodline[link.child] = true

@@ -103,3 +103,26 @@ import Testing
         #expect(try text(chart).components(separatedBy: "<image ").count - 1 == 1)
     }
 }
+
+/// A layout drawn with a graph it was not made of is an error, not an out-of-range crash.
+@Suite struct LayoutMismatchTests {
+    @Test func everyWriterRefusesALayoutOfAnotherTree() throws {
+        let big = try ChartTests.family()
+        let small = try FamilyGraph(members: [Member(id: "solo", firstName: "Solo")], unions: [])
+        let layout = LayeredLayout().place(big)
+        #expect(throws: LayoutMismatch.self) { try SVGRenderer().render(layout, of: small) }
+        #expect(throws: LayoutMismatch.self) { try HTMLRenderer().render(layout, of: small) }
+        #expect(throws: LayoutMismatch.self) { try LayoutJSONWriter.render(layout, of: small) }
+        #expect(throws: LayoutMismatch.self) { try DOTWriter().positioned(layout, of: small) }
+        var output = CollectedOutput()
+        #expect(throws: LayoutMismatch.self) { try SVGRenderer().render(layout, of: small, to: &output) }
+        #expect(output.bytes.isEmpty, "nothing written before the check")
+        do {
+            _ = try SVGRenderer().render(layout, of: small)
+        } catch {
+            #expect(error.description.hasPrefix("the layout was not made of this graph: box "))
+        }
+        // Its own graph fits.
+        #expect(throws: Never.self) { try layout.check(against: big) }
+    }
+}

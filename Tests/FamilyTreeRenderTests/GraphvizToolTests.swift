@@ -89,7 +89,7 @@ func plainNodePositions(_ plain: String) -> [String: (x: Double, y: Double)] {
         let graph = try FamilyGraph(document: TreeGenerator(memberCount: 300, seed: 3).generate())
         #expect(DOTWriter().structure(graph) == DOTWriter().structure(graph))
         let layout = LayeredLayout(labeler: Labeler()).place(graph)
-        #expect(DOTWriter().positioned(layout, of: graph) == DOTWriter().positioned(LayeredLayout(labeler: Labeler()).place(graph), of: graph))
+        #expect(try DOTWriter().positioned(layout, of: graph) == DOTWriter().positioned(LayeredLayout(labeler: Labeler()).place(graph), of: graph))
         _ = try runGraphviz("dot", ["-Tplain"], input: DOTWriter().structure(graph))
     }
 }

@@ -57,7 +57,7 @@ import TestSupport
     @Test func positionedDOTAndDotsOwnSVGParseBack() throws {
         let graph = try Self.hostileGraph()
         let layout = LayeredLayout().place(graph)
-        let positioned = DOTWriter().positioned(layout, of: graph)
+        let positioned = try DOTWriter().positioned(layout, of: graph)
         let svg = try runGraphviz("neato", ["-n2", "-Tsvg"], input: positioned)
         try expectWellFormedXML(svg)
         // The text "javascript:" is in names; a link (`xlink:href`) would be code.
@@ -113,8 +113,8 @@ func expectWellFormedXML(_ text: String, sourceLocation: Testing.SourceLocation 
         members[3].photo = "data:image/png,%89PNG"
         let graph = try FamilyGraph(members: members, unions: [])
         let layout = LayeredLayout().place(graph)
-        let svg = SVGRenderer().render(layout, of: graph)
-        let page = HTMLRenderer().render(layout, of: graph)
+        let svg = try SVGRenderer().render(layout, of: graph)
+        let page = try HTMLRenderer().render(layout, of: graph)
         for output in [svg, page] {
             #expect(output.components(separatedBy: "data:image/").count - 1 == 1, "only the PNG")
             #expect(output.contains(png))

@@ -35,7 +35,7 @@ import FamilyTreeLayout
 
     @Test func theSVGDrawsThemAndSaysWhatTheyMean() throws {
         let graph = try Self.family()
-        let svg = SVGRenderer().render(LayeredLayout().place(graph), of: graph)
+        let svg = try SVGRenderer().render(LayeredLayout().place(graph), of: graph)
         #expect(isWellFormedXML(svg))
         for style in ["adopted", "step", "foster", "divorced"] {
             #expect(svg.contains("class=\"edge child \(style)\"") || svg.contains("class=\"edge partner \(style)\""), "\(style)")
@@ -45,7 +45,7 @@ import FamilyTreeLayout
         // Birth children of a married couple: no styled line, no legend, the height of the layout.
         let plain = try FamilyGraph(json: Array(#"{"members": [{"id": "a", "firstName": "A"}, {"id": "b", "firstName": "B"}, {"id": "c", "firstName": "C"}], "unions": [{"id": "u", "partners": ["a", "b"], "children": ["c"]}]}"#.utf8))
         let plainLayout = LayeredLayout().place(plain)
-        let plainSVG = SVGRenderer().render(plainLayout, of: plain)
+        let plainSVG = try SVGRenderer().render(plainLayout, of: plain)
         #expect(!plainSVG.contains("<g class=\"legend\">") && !plainSVG.contains("class=\"divorce-mark\"") && !plainSVG.contains("dashed"))
         #expect(plainSVG.contains("viewBox=\"0 0 \(Formatting.number(plainLayout.width)) \(Formatting.number(plainLayout.height))\""))
     }
@@ -57,9 +57,9 @@ import FamilyTreeLayout
         #expect(structure.contains("\"u:u\" -> \"step\" [style=\"dotted\", label=\"step\""))
         #expect(structure.contains("\"u:u\" -> \"adopted\" [style=\"dashed\""))
         #expect(structure.contains("\"pa\" -> \"u:u\" [style=\"dashed\"]"))
-        let positioned = DOTWriter().positioned(layout, of: graph)
+        let positioned = try DOTWriter().positioned(layout, of: graph)
         #expect(positioned.contains("style=dotted") && positioned.contains("style=dashed"))
-        let page = HTMLRenderer().render(layout, of: graph)
+        let page = try HTMLRenderer().render(layout, of: graph)
         #expect(page.contains("\"legend\":[[4,\"adopted\"],[5,\"step-child\"],[4,\"foster\"],[6,\"divorced\"]]"))
         for code in ["[4,", "[5,", "[6,"] { #expect(page.contains("\"e\":[") && page.components(separatedBy: code).count > 2, "\(code)") }
     }

@@ -101,4 +101,13 @@ import Testing
         #expect(cousin.path.count == 5)
         #expect(cousin.kind == .cousin(degree: 1, removed: 0))
     }
+
+    /// By id as well as by position; an id not in the tree is `nil`, not a crash.
+    @Test func relationshipsByIdAreThoseByPosition() throws {
+        let graph = Self.calculator.graph
+        let byID = try #require(Self.calculator.relationships(from: "a", to: "d"))
+        #expect(byID.map(\.english) == Self.calculator.relationships(from: graph.index(of: "a")!, to: graph.index(of: "d")!).map(\.english))
+        #expect(byID.first?.english == "first cousin")
+        #expect(Self.calculator.relationships(from: "a", to: "nobody") == nil)
+    }
 }

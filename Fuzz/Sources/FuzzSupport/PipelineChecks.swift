@@ -25,10 +25,16 @@ public func fuzzTreeJSON(_ start: UnsafePointer<UInt8>?, _ count: Int, _ check: 
 public enum PipelineChecks {
     public static func check(_ graph: FamilyGraph) {
         let layout = LayeredLayout().place(graph)
-        checkSVG(SVGRenderer().render(layout, of: graph), members: graph.members.count)
+        do {
+            try layout.check(against: graph)
+        } catch {
+            fatalError("invariant broken: a layout does not fit the graph it was made of: \(error)")
+        }
+        // Checked: the renderers cannot refuse it.
+        checkSVG(try! SVGRenderer().render(layout, of: graph), members: graph.members.count)
         checkDOT(DOTWriter().structure(graph))
-        checkDOT(DOTWriter().positioned(layout, of: graph))
-        require((try? JSONParser.parse(LayoutJSONWriter.render(layout, of: graph))) != nil, "layout JSON does not parse back")
+        checkDOT(try! DOTWriter().positioned(layout, of: graph))
+        require((try? JSONParser.parse(try! LayoutJSONWriter.render(layout, of: graph))) != nil, "layout JSON does not parse back")
         for version in GEDCOMExport.Version.allCases { checkGEDCOM(GEDCOMExport(version: version).write(graph), of: graph) }
         let day = CalendarDate.dayNumber(year: 2026, month: 6, day: 15)
         checkICS(ICSWriter().write(FamilyEvents(graph: graph, includeDeceased: true), today: day))

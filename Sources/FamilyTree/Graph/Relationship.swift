@@ -105,8 +105,16 @@ public struct RelationshipCalculator: Sendable {
     }
 
     /// Every distinct way B is related to A, closest first; empty when they are not related.
+    /// `a` and `b` are positions in `graph.members` (`graph.index(of:)` gives one for an id).
     public func relationships(from a: Int, to b: Int) -> [Relationship] {
         relationships(from: Ancestry(of: a, in: self), to: b)
+    }
+
+    /// Every distinct way the member with id `b` is related to the member with id `a`, closest
+    /// first; `nil` when either id is not in the graph.
+    public func relationships(from a: Member.ID, to b: Member.ID) -> [Relationship]? {
+        guard let a = graph.index(of: a), let b = graph.index(of: b) else { return nil }
+        return relationships(from: a, to: b)
     }
 
     /// Every member's relationships to A, by member position: A's ancestry is read once.

@@ -6,7 +6,7 @@ public struct BirthdayEntry: Sendable, Hashable {
     public let member: Int
     /// Whose birthday it is.
     public let memberID: Member.ID
-    /// The nickname if there is one, otherwise the full name (seed 000).
+    /// The nickname if there is one, otherwise the full name.
     public let name: String
     /// The birthday as recorded (possibly without a year).
     public let birthday: PartialDate
@@ -24,7 +24,7 @@ public struct BirthdayEntry: Sendable, Hashable {
     public let isDeceased: Bool
 }
 
-/// The orders seed 000 offered.
+/// The orders a birthday list can be in.
 public enum BirthdaySort: String, Sendable, CaseIterable {
     /// Name A-Z.
     case name

@@ -2,7 +2,7 @@ import FamilyTree
 
 /// The `birthdays` listing as a table, CSV or JSON.
 public enum BirthdayListFormat {
-    /// How many days away a birthday is highlighted (seed 000 showed these in red).
+    /// How many days away a birthday is highlighted (in red on a terminal).
     public static let soonDays = 30
 
     /// The age column: "45", "~45", "†80" (age at death), or empty.

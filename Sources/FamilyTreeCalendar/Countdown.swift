@@ -1,6 +1,6 @@
 import FamilyTree
 
-/// The time until a day, in the words seed 000 used: "today", "1 day", "10 days" while under a
+/// The time until a day, in words: "today", "1 day", "10 days" while under a
 /// month, then whole months: "1 month", "4 months", "11 months". A month is complete on the same
 /// day of the month, or on the month's last day when it is shorter (January 31 to February 28).
 public struct Countdown: Sendable, Hashable, CustomStringConvertible {

@@ -3,7 +3,7 @@ import FamilyTreeContacts
 import Foundation
 
 /// A tree kept in step with an address book on a CardDAV server (iCloud, Google, Fastmail,
-/// Nextcloud, Radicale), the way seed 002 re-synced the phone's contacts on every launch.
+/// Nextcloud, Radicale), as a contacts app re-syncs the phone's contacts on every launch.
 ///
 /// `pull` reads what changed since the last pull (the collection's sync token, RFC 6578, when the
 /// server has one, else each card's ETag) and merges the cards into the tree as a re-import does:

@@ -20,13 +20,15 @@ public enum CardDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(url: String, reason: String)
     /// The server's answer is not what the protocol says.
     case malformedResponse(url: String, reason: String)
+    /// The server's answer ran past the most bytes one answer may have (refused as it arrived).
+    case answerTooLarge(url: String, limit: Int)
     /// The saved state of the last pull cannot be read.
     case badState(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .insecureURL(let url):
-            "\(url): refusing to send a password over plain http to another machine; use https:// (or --allow-http on a network you trust)"
+            "\(url): refusing to send a password over plain http to another machine; use https://"
         case .badURL(let url):
             "\(url) is not an http:// or https:// address"
         case .unauthorized(let user, let url):
@@ -47,6 +49,8 @@ public enum CardDAVError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url): \(reason)"
         case .malformedResponse(let url, let reason):
             "\(url): the server's answer cannot be read: \(reason)"
+        case .answerTooLarge(let url, let limit):
+            "\(url): the server's answer is over \(limit >> 20) MiB, more than allowed; nothing was changed here"
         case .badState(let path, let reason):
             "\(path): \(reason); delete it to pull everything again"
         }

@@ -140,7 +140,7 @@ final class HTTPExchange: @unchecked Sendable {
     }
 
     private func tooLarge() -> CardDAVError {
-        .malformedResponse(url: url.absoluteString, reason: "the answer is over \(limit >> 20) MiB (--max-answer-mib raises the limit); nothing was changed here")
+        .answerTooLarge(url: url.absoluteString, limit: limit)
     }
 }
 

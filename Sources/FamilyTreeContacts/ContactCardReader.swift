@@ -45,7 +45,7 @@ struct ContactPerson: Sendable {
 
 /// Reads a member, its contact details and its relations off one card.
 struct ContactCardReader {
-    /// Apple's predefined relation labels (seed 000's), also written bare by Google and macOS.
+    /// Apple's predefined relation labels, also written bare by Google and macOS.
     static let relationLabels: [String: (RelationKind, Sex?)] = [
         "mother": (.parent, .female), "father": (.parent, .male), "parent": (.parent, nil),
         "brother": (.sibling, .male), "sister": (.sibling, .female),

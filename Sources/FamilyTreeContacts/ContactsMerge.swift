@@ -27,7 +27,7 @@ public struct ContactsMergeSummary: Sendable, Hashable, CustomStringConvertible 
     }
 }
 
-/// Merges imported contacts into a tree file as a sync, the way seed 002 re-synced its contacts:
+/// Merges imported contacts into a tree file as a sync, as a contacts app re-syncs on launch:
 /// members are matched by their card's UID; a member whose card changed is updated, a new card
 /// is added, a member whose card is gone is marked removed (kept, hidden from charts). Members
 /// that did not come from contacts, and every field familytree does not know, are left as they are.

@@ -26,7 +26,7 @@ public struct FamilyDrawing: Sendable {
     }
 }
 
-/// Layout quality, measured the way `../shared/tools/evaluate.py` measures the peers.
+/// Layout quality, measured the same way for every engine, so that layouts compare.
 ///
 /// The family graph is drawn as nodes (members and union points) and straight edges partner -> union,
 /// union -> child and new parent -> child (cross-bloodline). Layers are the distinct y values of all

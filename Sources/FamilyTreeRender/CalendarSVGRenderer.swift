@@ -1,7 +1,7 @@
 import FamilyTree
 import FamilyTreeCalendar
 
-/// Renders seed 004's month calendar, and a twelve-month year page, as standalone SVG: padding days
+/// Renders a month calendar, and a twelve-month year page, as standalone SVG: padding days
 /// from the months around dimmed, today marked, each day listing its birthdays (with the age turned)
 /// and wedding anniversaries (with the years married). No scripts; every name XML-escaped; a
 /// `prefers-color-scheme: dark` style like the tree's.

@@ -5,7 +5,7 @@ import FamilyTreeLayout
 public enum LabelFormat: String, Sendable, Hashable, CaseIterable {
     /// The full name, then the life span: "Ada Lovelace" / "1815–1852".
     case nameYears = "name-years"
-    /// Seed 000's style: nickname or first name and age, "Dad • 45", then the birthday.
+    /// A birthday list's style: nickname or first name and age, "Dad • 45", then the birthday.
     case nameAge = "name-age"
     /// The full name only.
     case name

@@ -2,11 +2,11 @@ import FamilyTree
 
 /// The collections a user's tree is mirrored into: `users/{uid}/{collection}/{id}`.
 public enum SyncCollection: String, Sendable, Hashable, CaseIterable, Comparable {
-    /// One document per member (seed 001's `familyTree`).
+    /// One document per member (the iOS app's `familyTree` collection).
     case familyTree
-    /// Seed 001's cross-bloodline connections.
+    /// Cross-bloodline connections (the iOS app's collection).
     case crossBloodlineConnections
-    /// Our unions (couples and their children), which seed 001 kept inside member documents.
+    /// Our unions (couples and their children), which the iOS app kept inside member documents.
     case unions
 
     /// Collections in the order of their names.
@@ -112,14 +112,14 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .documentTooLarge(let key, let bytes): "\(key) is \(bytes) bytes; a document may be at most 1 MiB (1,048,576 bytes)"
-        case .missingUser: "no user id: give --user"
+        case .missingUser: "no user id given"
         case .accessDenied(let reason): "access denied: \(reason)"
         case .unsupportedStore(let url): "unsupported store \"\(url)\": use sqlite:PATH or postgres://user@host:port/db"
         case .busy(let lock): "another sync of this user is running on this device (lock \(lock))"
         case .store(let reason): "store error: \(reason)"
         case .invalidDocument(let key?, let reason): "document \(key): \(reason); nothing was written"
         case .invalidDocument(nil, let reason): "\(reason); nothing was written"
-        case .storeBehind(let sequence): "the store no longer has change \(sequence), which it acknowledged to this device: was it restored from an older backup, or deleted? Nothing was sent or written; to send this device's tree to it again, push with --resend"
+        case .storeBehind(let sequence): "the store no longer has change \(sequence), which it acknowledged to this device: was it restored from an older backup, or deleted? Nothing was sent or written; to send this device's tree to it again, resend it"
         }
     }
 }

@@ -109,7 +109,7 @@ struct ContactsPullCommand: AsyncParsableCommand {
         do {
             result = try await server.sync().pull(into: tree, state: previous)
         } catch let error as CardDAVError {
-            throw CLIError.fileAccess(path: "contacts pull", reason: "\(error); nothing was written")
+            throw CLIError.fileAccess(path: "contacts pull", reason: "\(error.withHint); nothing was written")
         }
         let completion = try years.complete(result.tree, today: try Today.dayNumber(nil))
         // The tree first: a state written without its tree would make the next pull skip these cards.
@@ -165,7 +165,7 @@ struct ContactsPushCommand: AsyncParsableCommand {
         do {
             result = try await server.sync().push(file, state: state, revision: Self.revision(), dryRun: dryRun)
         } catch let error as CardDAVError {
-            throw CLIError.fileAccess(path: "contacts push", reason: "\(error); nothing was written")
+            throw CLIError.fileAccess(path: "contacts push", reason: "\(error.withHint); nothing was written")
         }
         if !dryRun, !result.written.isEmpty {
             try TreeFiles.write(result.tree.text, to: tree)
@@ -179,7 +179,7 @@ struct ContactsPushCommand: AsyncParsableCommand {
         }
         Console.error("\(dryRun ? "would write" : "wrote") \(result.written.count) card\(result.written.count == 1 ? "" : "s"), \(result.conflicts.count) conflict\(result.conflicts.count == 1 ? "" : "s"), \(result.unchanged) unchanged")
         if let failure = result.failure {
-            throw CLIError.fileAccess(path: "contacts push", reason: "\(failure); the \(result.written.count) card\(result.written.count == 1 ? "" : "s") written before it are recorded")
+            throw CLIError.fileAccess(path: "contacts push", reason: "\(failure.withHint); the \(result.written.count) card\(result.written.count == 1 ? "" : "s") written before it are recorded")
         }
         if !result.conflicts.isEmpty {
             throw CLIError.fileAccess(path: "contacts push", reason: "\(result.conflicts.count) card\(result.conflicts.count == 1 ? "" : "s") changed on the server: run `familytree contacts pull`, then push again")

@@ -53,7 +53,7 @@ struct FamilyTreeCommand: AsyncParsableCommand {
             Console.error("familytree: \(error)")
             return 1
         } catch let error as SyncError {
-            Console.error("familytree: sync: \(error)")
+            Console.error("familytree: sync: \(error.withHint)")
             return 1
         } catch {
             let code = exitCode(for: error)

@@ -101,3 +101,14 @@ struct DocumentMergeTests {
         #expect(FieldPath(jsonValue: .string("x")) == nil)
     }
 }
+
+/// A library's message names no command-line option; the command line adds its own hints.
+@Suite struct SyncErrorWordingTests {
+    @Test func messagesNameNoCommandLineOption() {
+        let errors: [SyncError] = [
+            .documentTooLarge(DocumentKey(.familyTree, "a"), bytes: 2_000_000), .missingUser, .accessDenied("r"), .unsupportedStore("x:"),
+            .busy("l"), .store("r"), .invalidDocument(nil, "r"), .storeBehind(acknowledged: 7),
+        ]
+        for error in errors { #expect(!error.description.contains("--"), "\(error)") }
+    }
+}

@@ -6,20 +6,20 @@
 /// children gain a cross-bloodline connection to another family of their parents' generation.
 /// Each sibling group has at most one member who marries within the tree, so the sibling-order
 /// constraints of the layout can always all be met.
-public struct TreeGenerator: Sendable {
+package struct TreeGenerator: Sendable {
     /// How many members the generated tree has.
-    public var memberCount: Int
+    package var memberCount: Int
     /// The random seed: the same seed always gives the same tree.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// A generator of `memberCount` members from `seed`.
-    public init(memberCount: Int, seed: UInt64 = 1) {
+    package init(memberCount: Int, seed: UInt64 = 1) {
         self.memberCount = max(1, memberCount)
         self.seed = seed
     }
 
     /// The generated tree: valid, deterministic for the seed.
-    public func generate() -> TreeDocument {
+    package func generate() -> TreeDocument {
         var state = GenerationState(limit: memberCount, rng: SplitMix64(seed: seed))
         state.run()
         return TreeDocument(members: state.members, unions: state.unions, crossBloodlineConnections: state.connections)

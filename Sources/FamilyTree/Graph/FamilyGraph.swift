@@ -8,7 +8,7 @@ public struct FamilyGraph: Sendable {
     /// The cross-bloodline connections, in file order.
     public let crossBloodlineConnections: [CrossBloodlineConnection]
     /// The same graph as indices.
-    public let topology: Topology
+    package let topology: Topology
     /// Where each member stands in the source file (empty for a graph built in code).
     private let memberLocations: [TreeLocation]
     private let indexByID: [Member.ID: Int]

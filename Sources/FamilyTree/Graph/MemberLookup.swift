@@ -1,5 +1,5 @@
 /// How a member reference given on the command line resolved.
-public enum MemberLookup: Sendable, Hashable {
+package enum MemberLookup: Sendable, Hashable {
     case found(Int)
     case notFound
     /// Several members match; their indices in file order.
@@ -10,7 +10,7 @@ extension FamilyGraph {
     /// Finds a member by id, else by name as `NameIndex` reads it (full name or first and last,
     /// then nickname, then a first name only one member has; case and accents do not matter),
     /// else by id in any case. Several matches in the first tier that has any are ambiguous.
-    public func lookUp(_ reference: String) -> MemberLookup {
+    package func lookUp(_ reference: String) -> MemberLookup {
         if let index = index(of: reference) { return .found(index) }
         var matches = NameIndex(members).matches(for: reference)
         if matches.isEmpty {

@@ -1,5 +1,5 @@
 /// What a member imported from the user's contacts keeps of the card: the card's identity, for
-/// re-importing, and the labelled details the apps show (seed 002's phones, e-mails and addresses).
+/// re-importing, and the labelled details the apps show (phones, e-mails and addresses).
 ///
 /// In tree.json it is the member's `contact` object.
 public struct ContactDetails: Sendable, Hashable {

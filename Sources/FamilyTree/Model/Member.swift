@@ -110,7 +110,7 @@ public struct Member: Sendable, Hashable, Identifiable {
         [firstName, middleName, lastName, suffix].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// The nickname if there is one, otherwise the first name (seed 000's "Dad • 45").
+    /// The nickname if there is one, otherwise the first name (as a birthday list shows it: "Dad • 45").
     public var shortName: String {
         if let nickname, !nickname.isEmpty { return nickname }
         return firstName.isEmpty ? fullName : firstName

@@ -50,7 +50,7 @@ public enum ChildKind: String, Sendable, Hashable, CaseIterable {
     case birth, adopted, step, foster
 }
 
-/// Seed 001's cross-bloodline connection: the child also belongs to a parent in another bloodline.
+/// A cross-bloodline connection: the child also belongs to a parent in another bloodline.
 public struct CrossBloodlineConnection: Sendable, Hashable, Identifiable {
     /// The connection's id.
     public var id: String

@@ -62,7 +62,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
-        .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"]),
+        // Viewer/ holds the HTML chart's script, style sheet and controls as files; scripts/generate-viewer embeds them.
+        .target(name: "FamilyTreeRender", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeCalendar"], exclude: ["Viewer"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Its sources are wrapped in `#if Graphviz`: a trait on the dependency edge alone still builds it.
         .target(

@@ -1,0 +1,135 @@
+// The HTML chart's viewer script, tested in node on a fake page (`node --test Tests/Viewer`): the
+// data the Swift renderer writes (the committed example page) and trees made up here, through
+// the viewer's events and its `window.familyTreeViewer` API.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { exampleData, openPage } from "./fake-page.mjs";
+
+/// A made-up tree: `rows` generations of `perRow` people in a grid, each the child of the one
+/// above; member i is "Person i".
+function gridData(rows, perRow) {
+  const members = [], unions = [], edges = [];
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < perRow; column++) {
+      const index = row * perRow + column;
+      members.push([`p${index}`, [`Person ${index}`, `b. ${1900 + row}`], 20 + column * 150, 20 + row * 110, 120, 48, index % 2 + 1, 0, null, {}]);
+      if (row > 0) {
+        unions.push([80 + column * 150, 20 + row * 110 - 30, [index - perRow], [index], [0], null, null]);
+        edges.push([1, 80 + column * 150, 20 + row * 110 - 62, 80 + column * 150, 20 + row * 110]);
+      }
+    }
+  }
+  return { title: "Grid", direction: "top-down", width: 40 + perRow * 150, height: 40 + rows * 110, open: null, m: members, u: unions, e: edges, legend: [], c: [] };
+}
+
+/// Where a member's box centre is on screen now.
+function screenPoint(page, data, id) {
+  const m = data.m.find(member => member[0] === id);
+  const { scale, origin } = page.viewer;
+  return { offsetX: (m[2] + m[4] / 2 - origin.x) * scale, offsetY: (m[3] + m[5] / 2 - origin.y) * scale };
+}
+
+test("search folds case and accents, and matches every word", () => {
+  const page = openPage(exampleData());
+  const search = page.elements.get("search"), results = page.elements.get("results");
+  search.value = "MULLER";
+  search.dispatch("input");
+  const found = results.children.map(item => item.textContent);
+  assert.ok(found.length >= 6, `found ${found}`);
+  assert.ok(found.every(text => text.includes("Müller")), `found ${found}`);
+  search.value = "o briain  padraig";
+  search.dispatch("input");
+  assert.deepEqual(results.children.map(item => item.textContent), ["Pádraig Ó Briain · 1920–1985"]);
+  assert.equal(search.getAttribute("aria-expanded"), "true");
+  search.value = "nobody at all";
+  search.dispatch("input");
+  assert.equal(results.children.length, 0);
+  assert.equal(search.getAttribute("aria-expanded"), "false");
+});
+
+test("choosing a result selects that person and puts them in the address", () => {
+  const page = openPage(exampleData());
+  const search = page.elements.get("search");
+  search.value = "zoë";
+  search.dispatch("input");
+  search.dispatch("keydown", { key: "Enter" });
+  assert.equal(page.viewer.selected, "zoe");
+  assert.equal(page.location.hash, "#zoe");
+});
+
+test("Alt and the arrow keys move to a parent, a child and a sibling; S to a spouse", () => {
+  const page = openPage(exampleData());
+  page.viewer.select("peter");
+  const key = (name, alt = true) => page.canvas.dispatch("keydown", { key: name, altKey: alt });
+  key("ArrowUp");
+  assert.ok(["karl", "liesel"].includes(page.viewer.selected), page.viewer.selected);
+  page.viewer.select("karl");
+  key("ArrowDown");
+  assert.ok(["anna", "peter", "tom"].includes(page.viewer.selected), page.viewer.selected);
+  page.viewer.select("karl");
+  key("s", false);
+  assert.ok(["margarethe", "liesel", "siobhan"].includes(page.viewer.selected), `spouse: ${page.viewer.selected}`);
+  page.viewer.select("anna");
+  const before = page.viewer.selected;
+  key("ArrowRight");
+  assert.notEqual(page.viewer.selected, before, "a sibling");
+});
+
+test("a click selects the box under the pointer, and a click beside every box selects no one new", () => {
+  const data = exampleData();
+  const page = openPage(data);
+  page.frame();
+  for (const id of ["heinrich", "mei", "chloe"]) {
+    const point = screenPoint(page, data, id);
+    page.canvas.dispatch("pointerdown", { ...point, pointerId: 1, button: 0 });
+    page.canvas.dispatch("pointerup", { ...point, pointerId: 1, button: 0 });
+    assert.equal(page.viewer.selected, id);
+    const card = page.elements.get("card");
+    assert.equal(card.hidden, false);
+    assert.ok(card.textContent.includes(data.m.find(m => m[0] === id)[1][0]), card.textContent);
+  }
+  const corner = { offsetX: 1, offsetY: 1, pointerId: 1, button: 0 };
+  page.canvas.dispatch("pointerdown", corner);
+  page.canvas.dispatch("pointerup", corner);
+  assert.equal(page.viewer.selected, "chloe", "an empty spot keeps the selection");
+});
+
+test("a frame draws only the boxes in view", () => {
+  const data = gridData(40, 40);
+  const page = openPage(data, { width: 1000, height: 700 });
+  // Each box is a rect to fill and one to outline: count the places.
+  const boxes = calls => new Set(calls.filter(call => call[0] === "rect").map(call => `${call[1]},${call[2]}`)).size;
+  page.viewer.fit();
+  const far = page.frame();
+  page.viewer.select("p820");
+  page.viewer.zoom(4 / page.viewer.scale);
+  const near = page.frame();
+  const visibleAcross = Math.ceil(1000 / 4 / 150) + 1, visibleDown = Math.ceil(700 / 4 / 110) + 1;
+  assert.ok(boxes(near) > 0, "something is drawn");
+  assert.ok(boxes(near) <= (visibleAcross + 1) * (visibleDown + 1), `near: ${boxes(near)} boxes drawn`);
+  const names = near.filter(call => call[0] === "fillText").map(call => call[1]);
+  assert.ok(names.includes("Person 820"), "the selected person's name is drawn up close");
+  assert.ok(!names.includes("Person 0") && !names.includes("Person 1599"), "people far away are not");
+  assert.ok(boxes(far) === 0 || boxes(far) > boxes(near), `far: ${boxes(far)} boxes or the overview bitmap`);
+});
+
+test("no name reaches the page as markup", () => {
+  const data = exampleData();
+  data.m[0][1][0] = "<img src=x onerror=alert(1)>";
+  data.m[0][9] = { n: "</script><script>alert(2)</script>", t: "<b>notes</b>" };
+  const page = openPage(data);
+  page.viewer.select("heinrich");
+  page.canvas.dispatch("keydown", { key: "Enter" });
+  const card = page.elements.get("card");
+  assert.ok(card.textContent.includes("</script><script>alert(2)</script>"), "shown as text");
+  const search = page.elements.get("search");
+  search.value = "img src";
+  search.dispatch("input");
+  assert.equal(page.elements.get("results").children[0].textContent.startsWith("</script>"), true);
+});
+
+test("the page opens on the person its data names, unless the address names another", () => {
+  const data = exampleData();
+  assert.equal(openPage(data).viewer.selected, data.m[data.open][0]);
+  assert.equal(openPage(data, { hash: "#mei" }).viewer.selected, "mei");
+});

@@ -69,6 +69,27 @@ public struct SyncDevice: Sendable {
         return (try LocalSyncState(path: base + ".sqlite"), lock)
     }
 
+    /// Runs `body` with a session of `user` on `tree` in `store` (whose address is `storeURL`), this
+    /// device's state for them held under its lock for exactly as long: released however `body`
+    /// ends. A second sync of the same user and tree on this device fails at once with `.busy`.
+    ///
+    /// ```swift
+    /// let report = try await SyncDevice(directory: folder).withSession(user: "alice", tree: "alice", store: store, storeURL: url) { session in
+    ///     try await session.pull(merging: local)
+    /// }
+    /// ```
+    public func withSession<Result>(
+        user: String, tree: String, store: any DocumentStore, storeURL: String,
+        configure: (inout SyncSession) -> Void = { _ in },
+        _ body: (SyncSession) async throws -> Result
+    ) async throws -> Result {
+        let (state, lock) = try openState(user: user, tree: tree, storeURL: storeURL)
+        defer { withExtendedLifetime(lock) {} }
+        var session = try SyncSession(store: store, state: state, user: user, tree: tree)
+        configure(&session)
+        return try await body(session)
+    }
+
     /// The user id as a file name, one to one: letters, digits and `-` as they are, every other
     /// character as `%XX` bytes, so `a.b`, `a_b` and `a/b` never share a device state.
     public static func fileName(forUser user: String) throws(SyncError) -> String {

@@ -89,10 +89,6 @@ struct SyncOptions: ParsableArguments {
         }
     }
 
-    /// This device's state for this user in this store, and the lock that keeps syncs of the user one at a time.
-    func openSession() async throws -> (SyncSession, SyncLock) {
-        try await SyncTarget(user: user, tree: tree, storeURL: storeURL, isDefaultStore: store == nil).open()
-    }
 
     /// Where a push or pull of `file` goes: the tree, store and user the file was last synced
     /// with, unless the options name them; an option that names another tree or store than the
@@ -141,12 +137,11 @@ struct SyncTarget {
     /// The link a sync through this target leaves on the file.
     var fileLink: SyncDevice.FileLink { SyncDevice.FileLink(store: SyncDevice.withoutPassword(storeURL), tree: tree, user: user) }
 
-    /// The session and the lock that keeps syncs of the user and tree on this device one at a time.
-    func open() async throws -> (SyncSession, SyncLock) {
-        let (state, lock) = try SyncOptions.device.openState(user: user, tree: tree, storeURL: storeURL)
-        var session = try SyncSession(store: try await SyncOptions.openStore(storeURL, isDefault: isDefaultStore), state: state, user: user, tree: tree)
-        session.progress = ProgressLine.callback()
-        return (session, lock)
+    /// Runs `body` with a session of this target, syncs of its user and tree on this device held
+    /// one at a time for exactly as long (a second fails at once rather than wait).
+    func withSession<Result>(_ body: (SyncSession) async throws -> Result) async throws -> Result {
+        let store = try await SyncOptions.openStore(storeURL, isDefault: isDefaultStore)
+        return try await SyncOptions.device.withSession(user: user, tree: tree, store: store, storeURL: storeURL, configure: { $0.progress = ProgressLine.callback() }, body)
     }
 }
 
@@ -213,11 +208,11 @@ struct SyncPushCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = try options.target(for: tree, newTree: newTree)
-        // The sync lock first: a second sync of this user fails at once rather than wait.
-        let (session, lock) = try await target.open()
-        defer { withExtendedLifetime(lock) {} }
-        // The file's, from the read to the last write: an edit made meanwhile waits, and is never lost.
-        try await TreeFileLock.holding(tree) { try await push(target: target, session: session) }
+        // The sync lock first: a second sync of this user fails at once rather than wait. Then the
+        // file's, from the read to the last write: an edit made meanwhile waits, and is never lost.
+        try await target.withSession { session in
+            try await TreeFileLock.holding(tree) { try await push(target: target, session: session) }
+        }
     }
 
     private func push(target: SyncTarget, session: SyncSession) async throws {
@@ -258,9 +253,9 @@ struct SyncPullCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = try options.target(for: output)
-        let (session, lock) = try await target.open()
-        defer { withExtendedLifetime(lock) {} }
-        try await TreeFileLock.holding(output) { try await pull(target: target, session: session) }
+        try await target.withSession { session in
+            try await TreeFileLock.holding(output) { try await pull(target: target, session: session) }
+        }
     }
 
     private func pull(target: SyncTarget, session: SyncSession) async throws {
@@ -286,8 +281,10 @@ struct SyncStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try tree.map { try options.target(for: $0) }
             ?? SyncTarget(user: options.user, tree: options.tree, storeURL: options.storeURL, isDefaultStore: options.store == nil)
-        let (session, lock) = try await target.open()
-        defer { withExtendedLifetime(lock) {} }
+        try await target.withSession { session in try status(of: target, session: session) }
+    }
+
+    private func status(of target: SyncTarget, session: SyncSession) throws {
         var lines = ["store: \(SyncDevice.withoutPassword(target.storeURL))", "user: \(target.user)", "tree: \(target.tree)", "pulled up to change \(try session.state.checkpoint())"]
         if let tree {
             let pending = try session.pendingChanges(try SyncTree.documents(of: tree))
@@ -322,8 +319,10 @@ struct SyncConflictsCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try into.map { try options.target(for: $0) }
             ?? SyncTarget(user: options.user, tree: options.tree, storeURL: options.storeURL, isDefaultStore: options.store == nil)
-        let (session, lock) = try await target.open()
-        defer { withExtendedLifetime(lock) {} }
+        try await target.withSession { session in try await conflicts(of: target, session: session) }
+    }
+
+    private func conflicts(of target: SyncTarget, session: SyncSession) async throws {
         let conflicts = try session.state.conflicts()
         guard let restore else {
             try await list(conflicts, session: session, target: target)

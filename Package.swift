@@ -110,13 +110,13 @@ let package = Package(
         // Helpers shared by the test targets (running other programs).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeGEDCOM"]),
+        .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeGEDCOM", "TestSupport"]),
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
-        .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz"]),
+        .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz", "TestSupport"]),
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeCardDAVTests", dependencies: ["FamilyTreeCardDAV"]),
-        .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeSyncTests", dependencies: [
             "FamilyTree", "FamilyTreeSync", "TestSupport",
             .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),

@@ -9,7 +9,7 @@ import FoundationXML
 #endif
 
 enum CalendarFiles {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
 
     static func exampleGraph() throws -> FamilyGraph {
         try FamilyGraph(json: Array(try Data(contentsOf: packageRoot.appendingPathComponent("examples/family.json"))))

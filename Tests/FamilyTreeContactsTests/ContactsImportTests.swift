@@ -2,11 +2,11 @@ import FamilyTree
 import Foundation
 import Testing
 @testable import FamilyTreeContacts
+import TestSupport
 
 enum ContactFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/data/vcard")
+    static let sharedData = TestPaths.shared("vcard")
 
     static func fixture(_ name: String) throws -> ContactsImport {
         ContactsImport(bytes: Array(try Data(contentsOf: directory.appendingPathComponent(name))))
@@ -16,7 +16,6 @@ enum ContactFixtures {
         ContactsImport(bytes: Array(try Data(contentsOf: sharedData.appendingPathComponent(path))))
     }
 
-    static var hasSharedData: Bool { FileManager.default.fileExists(atPath: sharedData.path) }
 }
 
 extension ContactsImport {
@@ -94,7 +93,7 @@ extension ContactsImport {
     }
 }
 
-@Suite(.enabled(if: ContactFixtures.hasSharedData, "../shared/data/vcard is not present"))
+@Suite(.requiresSharedData("vcard"))
 struct RealExportTests {
     @Test func iPhoneExport() throws {
         let imported = try ContactFixtures.shared("ez-vcard/John_Doe_IPHONE.vcf")

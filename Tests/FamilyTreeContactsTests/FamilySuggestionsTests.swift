@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FamilyTree
 @testable import FamilyTreeContacts
+import TestSupport
 
 /// Which cards are family: one test per signal, then the ranking on real exports.
 @Suite struct FamilySuggestionsTests {
@@ -68,8 +69,8 @@ import FamilyTree
         #expect(ranked.map(\.alreadyInTree) == [false, true, false, false, false])
     }
 
-    @Test func theExampleAndVendorExportsRankSensibly() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    @Test(.requiresSharedData("vcard")) func theExampleAndVendorExportsRankSensibly() throws {
+        let root = TestPaths.packageRoot
         var parser = VCardParser()
         let example = parser.parse(Array(try Data(contentsOf: root.appendingPathComponent("examples/contacts.vcf"))))
         let ranked = FamilySuggestions.rank(example)

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import FamilyTree
 @testable import FamilyTreeContacts
+import TestSupport
 
 /// The tree as contact cards: what importing them gives back, and values that cannot break out.
 @Suite struct VCardExportTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = TestPaths.packageRoot
 
     static func graph(_ example: String) throws -> FamilyGraph {
         let bytes = Array(try Data(contentsOf: root.appendingPathComponent("examples/\(example)")))

@@ -36,7 +36,7 @@ import FamilyTree
     """#
 
     static func family() throws -> FamilyGraph {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/family.json")
+        let url = TestPaths.packageRoot.appendingPathComponent("examples/family.json")
         let example = try FamilyGraph(json: Array(try Data(contentsOf: url)))
         var members = example.members
         // A couple of unknown sexes, the first of them a woman by a later record: and phones.

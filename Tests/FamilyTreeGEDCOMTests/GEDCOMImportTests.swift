@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FamilyTree
 @testable import FamilyTreeGEDCOM
+import TestSupport
 
 enum GEDCOMFixtures {
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -10,10 +11,7 @@ enum GEDCOMFixtures {
     }
 
     /// `../shared/data` beside the package, where CI puts the real files.
-    static let sharedData = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/data")
-    static var haveSharedData: Bool { FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("royal92/royal92.ged").path) }
+    static let sharedData = TestPaths.sharedData
 }
 
 @Suite struct GEDCOMImportTests {
@@ -103,7 +101,7 @@ enum GEDCOMFixtures {
 }
 
 /// Every GEDCOM file in ../shared/data imports, and the counts match its README.
-@Suite(.enabled(if: GEDCOMFixtures.haveSharedData, "../shared/data is not beside the package: the real-file corpus is not tested"))
+@Suite(.requiresSharedData("royal92/royal92.ged"))
 struct GEDCOMCorpusTests {
     @Test func everyFileImportsIntoAValidGraph() throws {
         let files = FileManager.default.enumerator(atPath: GEDCOMFixtures.sharedData.path)!.compactMap { $0 as? String }.filter { $0.lowercased().hasSuffix(".ged") }.sorted()
@@ -134,8 +132,7 @@ struct GEDCOMCorpusTests {
 
 @Suite struct GEDCOMRoundTripTests {
     static func exampleFamily() throws -> FamilyGraph {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("examples/family.json")
+        let url = TestPaths.packageRoot.appendingPathComponent("examples/family.json")
         return try FamilyGraph(json: Array(try Data(contentsOf: url)))
     }
 

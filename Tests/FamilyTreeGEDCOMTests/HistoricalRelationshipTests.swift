@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FamilyTree
 @testable import FamilyTreeGEDCOM
+import TestSupport
 
 /// Relationships in royal92.ged whose answers history gives. Checked against two independent
 /// published sources each: ThoughtCo, "How Was Queen Victoria Related to Prince Albert?", and
@@ -9,7 +10,7 @@ import FamilyTree
 /// Regina blog: Victoria's mother and Albert's father were sister and brother, children of Francis,
 /// Duke of Saxe-Coburg-Saalfeld, and Augusta Reuss-Ebersdorf; Victoria's father Edward, Duke of
 /// Kent, was George III's fourth son.
-@Suite(.enabled(if: GEDCOMFixtures.haveSharedData, "../shared/data is not beside the package"))
+@Suite(.requiresSharedData("royal92/royal92.ged"))
 struct HistoricalRelationshipTests {
     static func royal92() throws -> (FamilyGraph, RelationshipCalculator) {
         let bytes = Array(try Data(contentsOf: GEDCOMFixtures.sharedData.appendingPathComponent("royal92/royal92.ged")))

@@ -6,9 +6,10 @@ import FamilyTree
 import FamilyTreeLayout
 import FamilyTreeRender
 @testable import FamilyTreeGraphviz
+import TestSupport
 
 enum Examples {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
 
     static func family() throws -> FamilyGraph {
         try FamilyGraph(json: Array(try Data(contentsOf: packageRoot.appendingPathComponent("examples/family.json"))))

@@ -3,21 +3,17 @@ import Testing
 import FamilyTree
 import FamilyTreeGEDCOM
 @testable import FamilyTreeLayout
+import TestSupport
 
 /// The real trees in `../shared/data` beside the package, where CI puts them.
 enum SharedTrees {
-    static let royal92 = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/data/royal92/royal92.ged")
-    static var haveRoyal92: Bool { FileManager.default.fileExists(atPath: royal92.path) }
-    static let tudors = royal92.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("gedcom-samples/EnglishTudorRoyalFamily.ged")
-    static var haveTudors: Bool { FileManager.default.fileExists(atPath: tudors.path) }
+    static let royal92 = TestPaths.shared("royal92/royal92.ged")
+    static let tudors = TestPaths.shared("gedcom-samples/EnglishTudorRoyalFamily.ged")
 }
 
 /// Siblings drawn in different layers (one married into a later generation) keep their birth order
 /// along the layers where that costs little line, on a real royal genealogy full of such marriages.
-@Suite(.enabled(if: SharedTrees.haveRoyal92, "../shared/data is not beside the package"))
+@Suite(.requiresSharedData("royal92/royal92.ged"))
 struct BirthOrderAcrossLayersTests {
     /// Consecutive dated siblings in different layers, and how many of them stand out of order.
     static func pairsAcrossLayers(_ layout: Layout, of graph: FamilyGraph) -> (pairs: Int, outOfOrder: Int) {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FamilyTree
 @testable import FamilyTreeLayout
+import TestSupport
 
 /// Checks the promises of the layered layout on one graph; returns what is broken.
 func layoutViolations(_ layout: Layout, of graph: FamilyGraph) -> [String] {
@@ -104,7 +105,7 @@ func linesThroughBoxes(_ layout: Layout) -> [String] {
     }
 
     @Test func exampleFamilyKeepsEveryPromise() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/family.json")
+        let url = TestPaths.packageRoot.appendingPathComponent("examples/family.json")
         let graph = try FamilyGraph(json: Array(try Data(contentsOf: url)))
         let layout = LayeredLayout().place(graph)
         #expect(layoutViolations(layout, of: graph).isEmpty)

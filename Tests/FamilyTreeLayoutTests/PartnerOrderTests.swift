@@ -3,6 +3,7 @@ import Testing
 import FamilyTree
 import FamilyTreeGEDCOM
 @testable import FamilyTreeLayout
+import TestSupport
 
 /// A family unit's members stand with as many couples side by side as any order of them allows.
 struct PartnerOrderTests {
@@ -118,7 +119,7 @@ struct PartnerOrderTests {
         #expect(Self.adjacentUnions(order, graph: graph) == count + 2)
     }
 
-    @Test(.enabled(if: SharedTrees.haveTudors, "../shared/data is not beside the package"))
+    @Test(.requiresSharedData("gedcom-samples/EnglishTudorRoyalFamily.ged"))
     func theTudorsKeepEveryCoupleTogetherThatAnyOrderCould() throws {
         let imported = try GEDCOMImport(bytes: Array(try Data(contentsOf: SharedTrees.tudors)))
         let graph = try FamilyGraph(document: imported.document.hidingRemovedMembers())

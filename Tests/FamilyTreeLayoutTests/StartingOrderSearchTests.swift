@@ -3,6 +3,7 @@ import Testing
 import FamilyTree
 import FamilyTreeGEDCOM
 @testable import FamilyTreeLayout
+import TestSupport
 
 /// The multi-start search reduces and places each distinct order once: a repeat draws the same and
 /// cannot win.
@@ -22,7 +23,7 @@ struct StartingOrderSearchTests {
         #expect(skipping.reductions < placingAll.reductions, "\(skipping.reductions) against \(placingAll.reductions)")
     }
 
-    @Test(.enabled(if: SharedTrees.haveTudors, "../shared/data is not beside the package"))
+    @Test(.requiresSharedData("gedcom-samples/EnglishTudorRoyalFamily.ged"))
     func theTudorsDrawTheSameWithFewerPlacements() throws {
         let imported = try GEDCOMImport(bytes: Array(try Data(contentsOf: SharedTrees.tudors)))
         let graph = try FamilyGraph(document: imported.document.hidingRemovedMembers())
@@ -46,7 +47,7 @@ struct StartingOrderSearchTests {
         #expect(StartingOrderSearch.score(other, against: first) < StartingOrderSearch.score(first, against: first))
     }
 
-    @Test(.enabled(if: SharedTrees.haveRoyal92, "../shared/data is not beside the package"))
+    @Test(.requiresSharedData("royal92/royal92.ged"))
     func royal92IsSearchedAndKeepsMoreFamiliesInBirthOrder() throws {
         let imported = try GEDCOMImport(bytes: Array(try Data(contentsOf: SharedTrees.royal92)))
         let graph = try FamilyGraph(document: imported.document.hidingRemovedMembers())

@@ -3,6 +3,7 @@ import Testing
 import FamilyTree
 import FamilyTreeGEDCOM
 @testable import FamilyTreeLayout
+import TestSupport
 
 /// A chart may be at most a little wider than its widest generation packed tight: the shortest lines
 /// alone let each generation drift from the one above into a parallelogram.
@@ -56,7 +57,7 @@ struct WidthAllowanceTests {
 
     /// The Tudors drift too: within the allowance they are narrower, for a little more line and no
     /// more crossings.
-    @Test(.enabled(if: SharedTrees.haveTudors, "../shared/data is not beside the package"))
+    @Test(.requiresSharedData("gedcom-samples/EnglishTudorRoyalFamily.ged"))
     func theTudorsStayWithinTheirAllowance() throws {
         let imported = try GEDCOMImport(bytes: Array(try Data(contentsOf: SharedTrees.tudors)))
         let graph = try FamilyGraph(document: imported.document.hidingRemovedMembers())

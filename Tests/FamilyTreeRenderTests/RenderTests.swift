@@ -5,10 +5,11 @@ import FamilyTreeLayout
 @testable import FamilyTreeRender
 #if canImport(FoundationXML)
 import FoundationXML
+import TestSupport
 #endif
 
 enum Paths {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
     static func example(_ name: String) -> URL { packageRoot.appendingPathComponent("examples/\(name)") }
 
     static func exampleGraph() throws -> FamilyGraph {

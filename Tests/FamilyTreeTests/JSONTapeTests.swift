@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FamilyTree
+import TestSupport
 
 /// The tape reader (a pass over the bytes, no dictionaries) reads every tree exactly as the
 /// parsed-value reader does, and leaves to `JSONParser` every file it would speak about.
@@ -19,7 +20,7 @@ import Testing
         #expect(taped.connectionLocations == parsed.connectionLocations, comment, sourceLocation: sourceLocation)
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
 
     @Test func theExamplesAndTheSeedAppDocumentReadTheSame() throws {
         var files = try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot.appendingPathComponent("examples").path)

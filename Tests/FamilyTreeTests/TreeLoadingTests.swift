@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import FamilyTree
+import TestSupport
 
 /// Files shipped with the package: fixtures here, examples at the package root.
 enum TestFiles {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
 
     static func fixture(_ name: String) throws -> [UInt8] {
         let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))

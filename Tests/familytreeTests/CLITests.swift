@@ -4,14 +4,14 @@ import FamilyTree
 import TestSupport
 @testable import familytree
 
-/// A scratch directory holding a copy of the example tree.
+/// A scratch directory holding a copy of the example tree, deleted when the test is done with it.
 struct Scratch {
-    let directory: URL
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let folder: ScratchFolder
+    var directory: URL { folder.url }
+    static let packageRoot = TestPaths.packageRoot
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("familytree-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = try ScratchFolder("cli")
         try FileManager.default.copyItem(at: Scratch.packageRoot.appendingPathComponent("examples/family.json"), to: path("tree.json"))
     }
 
@@ -424,7 +424,7 @@ struct Scratch {
         return numbers[2] / numbers[3]
     }
 
-    @Test func aWideRealTreeIsDrawnInColumnsUnlessAskedForRows() async throws {
+    @Test(.requiresSharedData("gedcom-samples/kennedy.ged")) func aWideRealTreeIsDrawnInColumnsUnlessAskedForRows() async throws {
         let kennedy = Scratch.packageRoot.appendingPathComponent("../shared/data/gedcom-samples/kennedy.ged")
         try #require(FileManager.default.fileExists(atPath: kennedy.path), "../shared/data is part of the test set-up")
         let scratch = try Scratch()
@@ -439,7 +439,7 @@ struct Scratch {
 }
 
 @Suite struct DirectGEDCOMReadingTests {
-    @Test func surnameCaseAppliesWhereverAGEDCOMFileIsReadDirectly() async throws {
+    @Test(.requiresSharedData("gedcom-samples/kennedy.ged")) func surnameCaseAppliesWhereverAGEDCOMFileIsReadDirectly() async throws {
         let kennedy = Scratch.packageRoot.appendingPathComponent("../shared/data/gedcom-samples/kennedy.ged")
         try #require(FileManager.default.fileExists(atPath: kennedy.path), "../shared/data is part of the test set-up")
         let scratch = try Scratch()

@@ -158,7 +158,7 @@ public struct VCardExport: Sendable {
                 addLegacy(name, parts.map { Self.escapedLegacy($0, structured: true) }.joined(separator: ";"))
                 return
             }
-            fold(name + ":" + parts.map(Self.escaped).joined(separator: ";"))
+            fold(name + ":" + parts.map { Self.escaped($0) }.joined(separator: ";"))
         }
 
         /// A vCard 2.1 line: plain when the value is printable ASCII, else quoted-printable UTF-8
@@ -189,22 +189,9 @@ public struct VCardExport: Sendable {
         }
 
         /// A value for vCard 2.1: a line break is CR LF (encoded by `addLegacy`), a structured
-        /// part's `;` and any backslash escaped; control characters dropped.
+        /// part's `;` and any backslash escaped (2.1 has no `\,`); control characters dropped.
         static func escapedLegacy(_ value: String, structured: Bool) -> String {
-            var result = ""
-            for line in SafeText.lines(value).enumerated() {
-                if line.offset > 0 { result += "\r\n" }
-                for scalar in line.element.unicodeScalars {
-                    switch scalar {
-                    case "\\": result += "\\\\"
-                    case ";" where structured: result += "\\;"
-                    default:
-                        if SafeText.isTerminalControl(scalar) || !SafeText.isXMLCharacter(scalar) { continue }
-                        result.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return result
+            escaped(value, lineBreak: "\r\n", commas: false, semicolons: structured)
         }
 
         mutating func addBirthday(_ birthday: PartialDate) {
@@ -315,16 +302,17 @@ public struct VCardExport: Sendable {
             text += "\r\n"
         }
 
-        /// A text value escaped: `\\`, `,`, `;` and every line break; control characters dropped.
-        static func escaped(_ value: String) -> String {
+        /// A text value escaped: `\\`, `,`, `;` and every line break (as `lineBreak`); control
+        /// characters dropped.
+        static func escaped(_ value: String, lineBreak: String = "\\n", commas: Bool = true, semicolons: Bool = true) -> String {
             var result = ""
             for line in SafeText.lines(value).enumerated() {
-                if line.offset > 0 { result += "\\n" }
+                if line.offset > 0 { result += lineBreak }
                 for scalar in line.element.unicodeScalars {
                     switch scalar {
                     case "\\": result += "\\\\"
-                    case ",": result += "\\,"
-                    case ";": result += "\\;"
+                    case "," where commas: result += "\\,"
+                    case ";" where semicolons: result += "\\;"
                     default:
                         if SafeText.isTerminalControl(scalar) || !SafeText.isXMLCharacter(scalar) { continue }
                         result.unicodeScalars.append(scalar)

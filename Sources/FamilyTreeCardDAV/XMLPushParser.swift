@@ -143,7 +143,12 @@ struct XMLPushParser<Handler: XMLContentHandler> {
             if matched { return try read(kind, prefixLength: prefix.utf8.count) }
         }
         if available >= 2 && buffer[position + 1] == UInt8(ascii: "!") {
-            throw fault(starts("<!DOCTYPE") != false ? "a DOCTYPE, which an answer must not have" : "markup that is not XML (<!)")
+            // Which fault it is may need more bytes too: the answer must not depend on the pieces.
+            guard let isDoctype = starts("<!DOCTYPE") else {
+                if final { throw fault("the document ends inside a tag (it was cut off)") }
+                return false
+            }
+            throw fault(isDoctype ? "a DOCTYPE, which an answer must not have" : "markup that is not XML (<!)")
         }
         if available < 2 {
             if final { throw fault("the document ends inside a tag (it was cut off)") }

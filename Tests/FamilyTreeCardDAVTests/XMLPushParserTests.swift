@@ -112,6 +112,10 @@ struct XMLPushParserTests {
         ("<a:b:c xmlns:a='u'/>", "line 1: the name a:b:c has more than one colon"),
         ("<a></a></a>", "line 1: </a> closes nothing"),
         ("<a><!-- a -- b --></a>", "line 1: a comment with -- inside it"),
+        // Found by FuzzCardDAV: read in pieces, "<!D" was taken for a DOCTYPE before its next byte came.
+        ("g<!D\u{1}\0\0", "line 1: markup that is not XML (<!)"),
+        ("<!DOCTYPX a><a/>", "line 1: markup that is not XML (<!)"),
+        ("<!DOC", "line 1: the document ends inside a tag (it was cut off)"),
     ]
 
     @Test(arguments: malformed)

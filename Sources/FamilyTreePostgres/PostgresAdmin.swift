@@ -236,13 +236,26 @@ public enum PostgresAdmin {
     /// One administrator at a time installs: setting up policies and roles concurrently races.
     private static func install(connection: PostgresConnection, logger: Logger) async throws {
         guard try await installedVersion(connection: connection, logger: logger) != schemaVersion else { return }
-        try await connection.inTransaction(logger: logger) {
-            _ = try await connection.rows("SELECT pg_advisory_xact_lock(\(administratorsLock))", logger: logger)
-            // Another administrator may have installed it while this one waited.
-            guard try await installedVersion(connection: connection, logger: logger) != schemaVersion else { return }
-            for statement in schema { _ = try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger) }
-        }
+        _ = try await connection.rows(PostgresQuery(unsafeSQL: installation), logger: logger)
     }
+
+    /// The whole installation as one statement the server runs to its end: it takes the
+    /// administrators' lock, checks again (another may have installed meanwhile) and runs every
+    /// schema statement, so the lock is held only while the server works. Sent a statement at a
+    /// time, the lock was held across round trips, and an installer whose client stalled (a busy
+    /// machine, a starved thread pool) kept every other administrator waiting past its limit.
+    static let installation: String = {
+        var block = "DO $familytree_install$ BEGIN\n"
+        block += "PERFORM pg_advisory_xact_lock(\(administratorsLock));\n"
+        block += "IF coalesce(obj_description(to_regclass('public.familytree_documents'), 'pg_class'), '') = '\(schemaVersion)' THEN RETURN; END IF;\n"
+        for (index, statement) in schema.enumerated() {
+            // Each statement in a dollar quote of its own, which no statement contains.
+            let quote = "$familytree_\(index)$"
+            precondition(!statement.contains(quote) && !statement.contains("$familytree_install$"))
+            block += "EXECUTE \(quote)\(statement)\(quote);\n"
+        }
+        return block + "END $familytree_install$"
+    }()
 
     private static func installedVersion(connection: PostgresConnection, logger: Logger) async throws -> String? {
         let check = try await connection.rows("""

@@ -95,6 +95,61 @@ struct PostgresAdminTests {
     }
 }
 
+/// Installing the schema in a database that has none, as CI's fresh server does for the first
+/// tests at once: an installer whose client stalls at every step keeps no other waiting.
+@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+struct PostgresInstallTests {
+    @Test func aStalledInstallerKeepsNoOtherWaiting() async throws {
+        let admin = try PostgresTestServer.adminURL()
+        let database = "ft_install_" + String(UInt32.random(in: .min ... .max), radix: 36)
+        let logger = Logger(label: "familytree.tests.install")
+        let address = try PostgresURL(admin)
+        let control = try await PostgresConnection.connect(configuration: try address.configuration(), id: 9, logger: logger)
+        _ = try await control.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+        let fresh = String(admin[..<admin.lastIndex(of: "/")!]) + "/" + database
+        let stepped = SteppedExecutor()
+        let slowDone = Flag()
+        let slow = Task(executorPreference: stepped) {
+            defer { slowDone.set() }
+            try await PostgresAdmin.install(adminURL: fresh)
+        }
+        var stalls = 0
+        while await stepped.waitForNextJob(orUntil: slowDone) {
+            stalls += 1
+            let started = ContinuousClock.now
+            let fastDone = Flag()
+            // Whatever the installer has sent, the administrators' lock in its database is free
+            // within moments: the server holds it only while it runs the installation.
+            let fast = Task(executorPreference: QueueExecutor.shared) {
+                defer { fastDone.set() }
+                let other = try await PostgresConnection.connect(configuration: try PostgresURL(fresh).configuration(), id: 10, logger: logger)
+                try await other.inTransaction(logger: logger) {
+                    _ = try await other.rows("SELECT pg_advisory_xact_lock(\(PostgresAdmin.administratorsLock))", logger: logger)
+                }
+                try await other.close()
+            }
+            while !fastDone.isSet, ContinuousClock.now - started < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let finished = fastDone.isSet
+            #expect(finished, "the administrators' lock was held more than 10 s while the installer stood still at its step \(stalls)")
+            if !finished {
+                stepped.runFreely()
+                _ = try? await fast.value
+                break
+            }
+            try await fast.value
+            stepped.step()
+        }
+        try await slow.value
+        #expect(stalls >= 3, "the installer was stopped at each of its steps (\(stalls))")
+        // Installed whole: a second installation finds it in place.
+        try await PostgresAdmin.install(adminURL: fresh)
+        _ = try await control.rows(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
+        try await control.close()
+    }
+}
+
 /// The watchdog that closes a connection whose server says nothing for too long.
 @Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
 struct PostgresWatchdogTests {

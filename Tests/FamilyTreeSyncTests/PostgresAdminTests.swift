@@ -58,39 +58,11 @@ struct PostgresAdminTests {
         let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36)
         // The schema is in place first: installing it is the one thing administrators do in turn.
         try await PostgresAdmin.install(adminURL: admin)
-        let stepped = SteppedExecutor()
-        let slowDone = Flag()
-        let slow = Task(executorPreference: stepped) {
-            defer { slowDone.set() }
+        let stalls = try await SteppedExecutor.atEachStep(of: {
             try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
-        }
-        var stalls = 0
-        while await stepped.waitForNextJob(orUntil: slowDone) {
-            stalls += 1
-            // The slow client stands still here, whatever it has sent; another administrator goes on.
-            let started = ContinuousClock.now
-            let fastDone = Flag()
-            let fastName = prefix + "_fast\(stalls)"
-            // On the suite's own threads: a pool held by the rest of the run must not be what it waits for.
-            let fast = Task(executorPreference: QueueExecutor.shared) {
-                defer { fastDone.set() }
-                try await PostgresAdmin.createUser(fastName, password: "pw", adminURL: admin)
-            }
-            while !fastDone.isSet, ContinuousClock.now - started < .seconds(10) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            let finished = fastDone.isSet
-            #expect(finished, "another administrator waited more than 10 s while one stood still at its step \(stalls)")
-            if !finished {
-                // Let the stalled one finish so the waiting one can; then stop.
-                stepped.runFreely()
-                _ = try? await fast.value
-                break
-            }
-            try await fast.value
-            stepped.step()
-        }
-        try await slow.value
+        }, another: { stall in
+            try await PostgresAdmin.createUser(prefix + "_fast\(stall)", password: "pw", adminURL: admin)
+        }, "another administrator waited more than 10 s while one stood still")
         #expect(stalls >= 3, "the client was stopped at each of its steps (\(stalls))")
     }
 }
@@ -107,41 +79,17 @@ struct PostgresInstallTests {
         let control = try await PostgresConnection.connect(configuration: try address.configuration(), id: 9, logger: logger)
         _ = try await control.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         let fresh = String(admin[..<admin.lastIndex(of: "/")!]) + "/" + database
-        let stepped = SteppedExecutor()
-        let slowDone = Flag()
-        let slow = Task(executorPreference: stepped) {
-            defer { slowDone.set() }
+        // Whatever the installer has sent, the administrators' lock in its database is free within
+        // moments: the server holds it only while it runs the installation.
+        let stalls = try await SteppedExecutor.atEachStep(of: {
             try await PostgresAdmin.install(adminURL: fresh)
-        }
-        var stalls = 0
-        while await stepped.waitForNextJob(orUntil: slowDone) {
-            stalls += 1
-            let started = ContinuousClock.now
-            let fastDone = Flag()
-            // Whatever the installer has sent, the administrators' lock in its database is free
-            // within moments: the server holds it only while it runs the installation.
-            let fast = Task(executorPreference: QueueExecutor.shared) {
-                defer { fastDone.set() }
-                let other = try await PostgresConnection.connect(configuration: try PostgresURL(fresh).configuration(), id: 10, logger: logger)
-                try await other.inTransaction(logger: logger) {
-                    _ = try await other.rows("SELECT pg_advisory_xact_lock(\(PostgresAdmin.administratorsLock))", logger: logger)
-                }
-                try await other.close()
+        }, another: { _ in
+            let other = try await PostgresConnection.connect(configuration: try PostgresURL(fresh).configuration(), id: 10, logger: logger)
+            try await other.inTransaction(logger: logger) {
+                _ = try await other.rows("SELECT pg_advisory_xact_lock(\(PostgresAdmin.administratorsLock))", logger: logger)
             }
-            while !fastDone.isSet, ContinuousClock.now - started < .seconds(10) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            let finished = fastDone.isSet
-            #expect(finished, "the administrators' lock was held more than 10 s while the installer stood still at its step \(stalls)")
-            if !finished {
-                stepped.runFreely()
-                _ = try? await fast.value
-                break
-            }
-            try await fast.value
-            stepped.step()
-        }
-        try await slow.value
+            try await other.close()
+        }, "the administrators' lock was held more than 10 s while the installer stood still")
         #expect(stalls >= 3, "the installer was stopped at each of its steps (\(stalls))")
         // Installed whole: a second installation finds it in place.
         try await PostgresAdmin.install(adminURL: fresh)
@@ -186,6 +134,50 @@ struct PostgresWatchdogTests {
             try await connection.rows("SELECT pg_sleep(5)", logger: logger, timeout: .seconds(1))
         }
         #expect(connection.isClosed)
+    }
+}
+
+extension SteppedExecutor {
+    /// Runs `slow` on a stepped executor that stops it before each of its steps, and at every stop
+    /// runs `another` (on the suite's own threads), which must finish within 10 s: what `slow` has
+    /// sent by then must keep no one waiting. Returns how many stops there were.
+    static func atEachStep(
+        of slow: @escaping @Sendable () async throws -> Void, another: @escaping @Sendable (Int) async throws -> Void,
+        _ failure: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Int {
+        let stepped = SteppedExecutor()
+        let slowDone = Flag()
+        let slowTask = Task(executorPreference: stepped) {
+            defer { slowDone.set() }
+            try await slow()
+        }
+        var stalls = 0
+        while await stepped.waitForNextJob(orUntil: slowDone) {
+            stalls += 1
+            let started = ContinuousClock.now
+            let fastDone = Flag()
+            let stall = stalls
+            // On the suite's own threads: a pool held by the rest of the run must not be what it waits for.
+            let fast = Task(executorPreference: QueueExecutor.shared) {
+                defer { fastDone.set() }
+                try await another(stall)
+            }
+            while !fastDone.isSet, ContinuousClock.now - started < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let finished = fastDone.isSet
+            #expect(finished, "\(failure), at its step \(stalls)", sourceLocation: sourceLocation)
+            if !finished {
+                // Let the stalled one finish so the waiting one can; then stop.
+                stepped.runFreely()
+                _ = try? await fast.value
+                break
+            }
+            try await fast.value
+            stepped.step()
+        }
+        try await slowTask.value
+        return stalls
     }
 }
 

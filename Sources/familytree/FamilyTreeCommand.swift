@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeRender
 import FamilyTreeFiles
 import FamilyTreeSync
 import Foundation
@@ -54,6 +55,9 @@ struct FamilyTreeCommand: AsyncParsableCommand {
             return 1
         } catch let error as SyncError {
             Console.error("familytree: sync: \(error.withHint)")
+            return 1
+        } catch let error as ChartError {
+            Console.error("familytree: \(error)")
             return 1
         } catch {
             let code = exitCode(for: error)

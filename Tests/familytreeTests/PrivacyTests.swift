@@ -116,6 +116,16 @@ import TestSupport
 }
 
 @Suite struct RelationLabelTests {
+    /// A home person outside the part drawn is the command's own clear error, exit 1, nothing written.
+    @Test func aHomePersonOutsideThePartDrawnIsAClearError() throws {
+        let scratch = try Scratch()
+        let result = try ChildProcess.run(ProcessTests.binary, ["render", scratch.path("tree.json").path, "--root", "sophie", "--generations", "0",
+                                                                "--home", "heinrich", "--label", "relation", "-o", scratch.path("part.svg").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("familytree: the home person \"heinrich\" is outside the part of the tree drawn"), "\(result.stderr)")
+        #expect(try !scratch.files().contains("part.svg"))
+    }
+
     @Test func everyBoxSaysHowItsPersonIsRelatedToTheHomePerson() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path

@@ -13,7 +13,7 @@ enum Photos {
     /// shared tree anyone may set a photo path, and rendering must not publish an image from
     /// elsewhere on this disk. A photo that cannot be used is `nil`, with a warning on standard
     /// error; it never stops the drawing.
-    static func resolved(_ photo: String, ofMemberAt index: Int, in graph: FamilyGraph, treePath: String, allowedFolders: [String]) -> String? {
+    static func resolved(_ photo: String, ofMemberAt index: Int, in graph: FamilyGraph, from folders: Folders) -> String? {
         let owner = "\(graph.location(ofMemberAt: index)): photo \"\(photo.prefix(80))\" of \(graph.members[index].id)"
         if photo.hasPrefix("data:") {
             guard let valid = ImageData.validatedDataURL(photo, maximumBytes: maximumBytes) else {
@@ -22,15 +22,12 @@ enum Photos {
             }
             return valid
         }
-        let folder = treePath == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            : URL(fileURLWithPath: treePath).deletingLastPathComponent()
-        let roots = ([folder.path] + allowedFolders).compactMap(realPath)
-        let candidate = photo.hasPrefix("/") ? photo : folder.appendingPathComponent(photo).path
+        let candidate = photo.hasPrefix("/") ? photo : folders.base.appendingPathComponent(photo).path
         guard let resolved = realPath(candidate) else {
             Console.error("familytree: warning: \(owner) cannot be read; drawn without it")
             return nil
         }
-        guard roots.contains(where: { resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+        guard folders.roots.contains(where: { resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
             Console.error("familytree: warning: \(owner) is outside the tree's folder (--photos FOLDER allows another); drawn without it")
             return nil
         }
@@ -47,6 +44,20 @@ enum Photos {
             return nil
         }
         return "data:\(type);base64,\(data.base64EncodedString())"
+    }
+
+    /// Where photo files may be read from, resolved once for a whole chart.
+    struct Folders {
+        /// The folder relative paths start from: the tree file's (the working folder for `-`).
+        let base: URL
+        /// The folders a photo must lie in, with their links resolved: `base` and those named.
+        let roots: [String]
+
+        init(treePath: String, allowed: [String]) {
+            base = treePath == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                : URL(fileURLWithPath: treePath).deletingLastPathComponent()
+            roots = ([base.path] + allowed).compactMap(Photos.realPath)
+        }
     }
 
     /// The path with every symbolic link, `.` and `..` resolved, or `nil` when it does not exist.

@@ -152,9 +152,8 @@ struct RenderCommand: ParsableCommand {
         chart.home = try home.map { graph.members[try graph.resolveMember($0)].id }
         chart.label = label
         chart.privacy = privacy.chartPrivacy
-        chart.photos = noPhotos ? .none : .resolved { [tree, photoFolders] photo, index, graph in
-            Photos.resolved(photo, ofMemberAt: index, in: graph, treePath: tree, allowedFolders: photoFolders)
-        }
+        let folders = Photos.Folders(treePath: tree, allowed: photoFolders)
+        chart.photos = noPhotos ? .none : .resolved { photo, index, graph in Photos.resolved(photo, ofMemberAt: index, in: graph, from: folders) }
         chart.direction = direction
         chart.fit = fit
         chart.theme = theme

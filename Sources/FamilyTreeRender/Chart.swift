@@ -147,13 +147,19 @@ public struct Chart: Sendable {
     /// The chart laid out, ready to write: everything that can fail but the writing itself.
     public func drawing() throws -> Drawing {
         let prepared = try prepare()
-        if format == .dot {
+        let content: Drawing.Content
+        switch format {
+        case .dot:
+            // Structure only: Graphviz lays it out.
             let direction = direction ?? .topDown
-            let dot = try engine.structure(prepared.graph, prepared.labeler, direction)
-                ?? DOTWriter(labeler: prepared.labeler).structure(prepared.graph, direction: direction)
-            return Drawing(chart: self, prepared: prepared, content: .text(dot))
+            content = .structure(try engine.structure(prepared.graph, prepared.labeler, direction)
+                ?? DOTWriter(labeler: prepared.labeler).structure(prepared.graph, direction: direction))
+        case .svg: content = .svg(try layout(of: prepared))
+        case .dotPositioned: content = .positionedDOT(try layout(of: prepared))
+        case .layoutJSON: content = .layoutJSON(try layout(of: prepared))
+        case .html: content = .html(try layout(of: prepared))
         }
-        return Drawing(chart: self, prepared: prepared, content: .layout(try layout(of: prepared)))
+        return Drawing(chart: self, prepared: prepared, content: content)
     }
 
     /// Draws the chart into `output`.
@@ -164,9 +170,13 @@ public struct Chart: Sendable {
     /// A chart laid out: `write(to:)` puts it into bytes, streamed for SVG, layout JSON and HTML
     /// (a million-member chart never sits in memory as one string).
     public struct Drawing: Sendable {
+        /// What is written: structure DOT as text, or a layout in the chart's format.
         enum Content: Sendable {
-            case layout(Layout)
-            case text(String)
+            case structure(String)
+            case svg(Layout)
+            case positionedDOT(Layout)
+            case layoutJSON(Layout)
+            case html(Layout)
         }
 
         /// The chart drawn.
@@ -177,24 +187,26 @@ public struct Chart: Sendable {
 
         /// The layout, for every format but structure DOT (which Graphviz lays out).
         public var layout: Layout? {
-            if case .layout(let layout) = content { return layout }
-            return nil
+            switch content {
+            case .structure: nil
+            case .svg(let layout), .positionedDOT(let layout), .layoutJSON(let layout), .html(let layout): layout
+            }
         }
 
         /// Writes the chart into `output`; only `output`'s own errors are thrown.
         public func write<Output: RenderedOutput>(to output: inout Output) throws {
             let (graph, labeler) = (prepared.graph, prepared.labeler)
-            switch (content, chart.format) {
-            case (.text(let text), _):
+            switch content {
+            case .structure(let text):
                 try output.write(Array(text.utf8)[...])
-            case (.layout(let layout), .svg):
+            case .svg(let layout):
                 let renderer = SVGRenderer(labeler: labeler, theme: chart.theme, highlighted: prepared.highlighted, width: chart.width)
                 try renderer.render(layout, of: graph, to: &output)
-            case (.layout(let layout), .dotPositioned):
+            case .positionedDOT(let layout):
                 try output.write(Array(try DOTWriter(labeler: labeler).positioned(layout, of: graph).utf8)[...])
-            case (.layout(let layout), .layoutJSON), (.layout(let layout), .dot):
+            case .layoutJSON(let layout):
                 try LayoutJSONWriter.render(layout, of: graph, to: &output)
-            case (.layout(let layout), .html):
+            case .html(let layout):
                 try HTMLRenderer(labeler: labeler, openOn: prepared.openOn, today: chart.today).render(layout, of: graph, to: &output)
             }
         }

@@ -2,13 +2,17 @@ import FamilyTree
 
 /// The left-to-right order of family units in every layer.
 ///
+/// The ordering stage: its input is the ordering graph (`LongEdgeChains`: the compact graph and the
+/// layer and unit of every node) and a starting order; its output, after `reduceCrossings`, the
+/// units of each layer left to right (`layers`).
+///
 /// A unit is a family component in one layer: a couple, a person with all their partners, or
 /// someone alone. Units are ordered as wholes, so partners stay side by side, and the children
 /// of each union keep their sibling order as a hard constraint in every reordering.
 struct Arrangement {
     let graph: FamilyGraph
     let compact: CompactGraph
-    let layering: Layering
+    let nodeLayers: OrderingLayers
     /// Members of each unit, left to right: unit `u` is `unitMemberList[unitStart[u]..<unitStart[u + 1]]`.
     let unitStart: [Int]
     var unitMemberList: [Int]
@@ -68,19 +72,19 @@ struct Arrangement {
         let mustPrecede: CompactGraph.Rows
         let layerSizes: [Int]
 
-        init(graph: FamilyGraph, compact: CompactGraph, layering: Layering) {
+        init(graph: FamilyGraph, compact: CompactGraph, nodeLayers: OrderingLayers) {
             // Members include any placeholders of long lines (see `LongEdgeChains`).
-            let memberCount = layering.layerOfMember.count
-            let unitCount = (layering.componentOfMember.max() ?? -1) + 1
+            let memberCount = nodeLayers.layerOfNode.count
+            let unitCount = (nodeLayers.unitOfNode.max() ?? -1) + 1
             // Units are components; their members are ordered so partners are neighbours.
             var membersOfComponent = Array(repeating: [Int](), count: unitCount)
-            for member in 0..<memberCount { membersOfComponent[layering.componentOfMember[member]].append(member) }
-            let rows = CompactGraph.Rows(membersOfComponent.map { PartnerOrder.order(of: $0, graph: graph, layering: layering) })
+            for member in 0..<memberCount { membersOfComponent[nodeLayers.unitOfNode[member]].append(member) }
+            let rows = CompactGraph.Rows(membersOfComponent.map { PartnerOrder.order(of: $0, graph: graph, unitOfMember: nodeLayers.unitOfNode) })
             unitStart = rows.start
             unitMemberList = rows.items
-            let unitLayer = (0..<unitCount).map { layering.layerOfMember[rows.items[rows.start[$0]]] }
+            let unitLayer = (0..<unitCount).map { nodeLayers.layerOfNode[rows.items[rows.start[$0]]] }
             self.unitLayer = unitLayer
-            let unitOfMember = layering.componentOfMember
+            let unitOfMember = nodeLayers.unitOfNode
             var precede = Array(repeating: [Int](), count: unitCount)
             for union in 0..<compact.unionCount {
                 let range = compact.children.range(union)
@@ -90,33 +94,33 @@ struct Arrangement {
                 }
             }
             mustPrecede = CompactGraph.Rows(precede)
-            var sizes = Array(repeating: 0, count: layering.layerCount)
-            for member in 0..<memberCount { sizes[layering.layerOfMember[member]] += 1 }
+            var sizes = Array(repeating: 0, count: nodeLayers.layerCount)
+            for member in 0..<memberCount { sizes[nodeLayers.layerOfNode[member]] += 1 }
             layerSizes = sizes
         }
     }
 
-    init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, start: StartingOrder = .arranged) {
-        self.init(graph: graph, compact: compact, layering: layering, units: Units(graph: graph, compact: compact, layering: layering), start: start)
+    init(graph: FamilyGraph, compact: CompactGraph, nodeLayers: OrderingLayers, start: StartingOrder = .arranged) {
+        self.init(graph: graph, compact: compact, nodeLayers: nodeLayers, units: Units(graph: graph, compact: compact, nodeLayers: nodeLayers), start: start)
     }
 
-    init(graph: FamilyGraph, compact: CompactGraph, layering: Layering, units: Units, start: StartingOrder = .arranged) {
+    init(graph: FamilyGraph, compact: CompactGraph, nodeLayers: OrderingLayers, units: Units, start: StartingOrder = .arranged) {
         self.graph = graph
         self.compact = compact
-        self.layering = layering
+        self.nodeLayers = nodeLayers
         self.host = start.host
         var hostOfUnit = Array(repeating: -1, count: units.unitLayer.count)
         for (unit, member) in start.hostOfUnit { hostOfUnit[unit] = member }
         self.hostOfUnit = hostOfUnit
         unitStart = units.unitStart
         unitMemberList = units.unitMemberList
-        unitOfMember = layering.componentOfMember
+        unitOfMember = nodeLayers.unitOfNode
         unitLayer = units.unitLayer
         mustPrecede = units.mustPrecede
         layerSizes = units.layerSizes
         rankInLayer = Array(repeating: 0, count: units.unitLayer.count)
-        layers = Array(repeating: [], count: layering.layerCount)
-        slot = Array(repeating: 0, count: layering.layerOfMember.count)
+        layers = Array(repeating: [], count: nodeLayers.layerCount)
+        slot = Array(repeating: 0, count: nodeLayers.layerOfNode.count)
         layers = initialOrder(start)
         for layer in layers.indices { enforceConstraints(layer: layer) }
         updateSlots()
@@ -186,7 +190,7 @@ struct Arrangement {
 
     /// A member's position within its layer scaled to 0...1, so layers of different sizes compare.
     @inline(__always) private func relativePosition(_ member: Int) -> Double {
-        let count = layerSizes[layering.layerOfMember[member]]
+        let count = layerSizes[nodeLayers.layerOfNode[member]]
         return count > 1 ? Double(slot[member]) / Double(count - 1) : 0.5
     }
 
@@ -216,7 +220,7 @@ struct Arrangement {
                         let union = compact.unionsOfMember.items[entry]
                         for childEntry in compact.children.range(union) {
                             let child = compact.children.items[childEntry]
-                            guard layering.layerOfMember[child] > layer else { continue }
+                            guard nodeLayers.layerOfNode[child] > layer else { continue }
                             sum += relativePosition(child)
                             count += 1
                         }
@@ -353,7 +357,7 @@ struct Arrangement {
 
     private func countCrossings(slot: [Int]) -> Int {
         var lines = Array(repeating: [(upper: Int, lower: Int)](), count: layers.count)
-        let layerOf = layering.layerOfMember
+        let layerOf = nodeLayers.layerOfNode
         for union in 0..<compact.unionCount {
             let second = compact.secondPartner[union]
             let layer = max(layerOf[compact.firstPartner[union]], second >= 0 ? layerOf[second] : 0)

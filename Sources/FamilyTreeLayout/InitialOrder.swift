@@ -51,7 +51,7 @@ extension Arrangement {
 
     /// Preorder from each root in turn, then from any unit not reached yet.
     func depthFirst(from roots: [Int]) -> DepthFirstOrder {
-        var layers = Array(repeating: [Int](), count: layering.layerCount)
+        var layers = Array(repeating: [Int](), count: nodeLayers.layerCount)
         var visited = Array(repeating: false, count: unitCount)
         var rootOfUnit = Array(repeating: -1, count: unitCount)
         var preorder = Array(repeating: 0, count: unitCount)

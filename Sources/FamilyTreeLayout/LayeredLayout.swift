@@ -1,20 +1,24 @@
 import FamilyTree
 
-// The phases, each a value the next one takes:
+// The stages, each a value the next one takes (`LayeredLayout.Stage` names the three that decide
+// the drawing; `Options.lastStage` stops after one of them):
 //
 //   FamilyGraph
-//     -> Layering          a layer per member: optimal total line length (NetworkSimplex), partners
-//                          in one layer, every child below its parents; the demotion heuristic
-//                          above 40,000 components
-//     -> LongEdgeChains    the ordering graph: a line skipping layers becomes a chain of named
-//                          placeholders (member indices from the real count up)
-//     -> Arrangement       the order of family units in each layer (crossing reduction that never
-//                          breaks a couple or a sibling order); StartingOrderSearch tries several
-//                          starts on small trees and keeps the best drawing
-//     -> Placement         positions along the layers: the shortest-lines problem (NetworkSimplex
-//                          again, ShortestLines.swift), or layer-by-layer balancing on huge trees
-//     -> LayoutGeometry    boxes, union points, lines with their buses and corridors
-//     -> Layout
+//     ranking     -> Layering          a layer per real member: optimal total line length
+//                                      (NetworkSimplex), partners in one layer, every child below its
+//                                      parents; the demotion heuristic above `optimalRankingLimit`
+//     (graph)     -> LongEdgeChains    the ordering graph: a line skipping layers becomes a chain of
+//                                      placeholders (node indices from the member count up), with
+//                                      `OrderingLayers`, the layer and unit of every node
+//     ordering    -> Arrangement       the order of family units in each layer (crossing reduction
+//                                      that never breaks a couple or a sibling order);
+//                                      StartingOrderSearch tries several starts on trees up to
+//                                      `startingOrderBudget` and keeps the best by its own `Score`
+//     placement   -> Placement         positions along the layers: balanced, then the shortest-lines
+//                                      problem (NetworkSimplex again, ShortestLines.swift) up to
+//                                      `exactPlacementLimit` nodes
+//     (geometry)  -> LayoutGeometry    boxes, union points, lines with their buses and corridors
+//                 -> Layout
 
 /// familytree's own layered layout for families.
 ///
@@ -24,6 +28,18 @@ import FamilyTree
 /// marriages and cross-bloodline connections. Crossing reduction reorders whole family units
 /// and never breaks a couple or a sibling order.
 public struct LayeredLayout: LayoutEngine {
+    /// The stages that decide a drawing, in the order they run.
+    public enum Stage: Int, Sendable, Comparable, CaseIterable {
+        /// Each member's layer (generation row); members drawn in their first order, packed left.
+        case ranking
+        /// The order of family units in each layer, crossings reduced; packed left.
+        case ordering
+        /// Positions along the layers: parents over children, lines short. The full layout.
+        case placement
+
+        public static func < (lhs: Stage, rhs: Stage) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
     /// Spacing and sizing.
     public struct Options: Sendable {
         /// Top-down (generations as rows) or left-right (as columns).
@@ -60,6 +76,17 @@ public struct LayeredLayout: LayoutEngine {
         var widthAllowance = (ratio: 1.15, weight: 120)
         /// Whether the multi-start search skips an order it has placed before (see `StartingOrderSearch`).
         var skipsRepeatedOrders = true
+        /// Up to this many family components and sibling groups, layers have the least total line
+        /// length (network simplex); larger trees are layered by the linear-time demotion heuristic.
+        public var optimalRankingLimit = Options.defaultOptimalRankingLimit
+        /// Up to this many nodes in the shortest-lines problem (units, lines and the width), positions
+        /// are solved exactly; larger trees keep the balanced positions.
+        public var exactPlacementLimit = 60_000
+        /// The last stage run: `.placement` (the default) is the full layout; an earlier stage draws
+        /// what that stage decided, to see what each contributes (as Graphviz's `phase` attribute).
+        public var lastStage = Stage.placement
+
+        static let defaultOptimalRankingLimit = 40_000
 
         /// Options with the given spacing and search effort.
         public init(
@@ -94,36 +121,43 @@ public struct LayeredLayout: LayoutEngine {
 
     /// The multi-start search on `graph`, run when the tree is within `startingOrderBudget`.
     func search(_ graph: FamilyGraph) -> StartingOrderSearch {
-        let layering = Layering(graph: graph)
+        let options = self.options
+        // Ranking.
+        let layering = Layering(graph: graph, optimalLimit: options.optimalRankingLimit)
+        // The ordering graph.
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
+        let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
         // Measuring labels is independent per member: on every core for a large tree.
         let boxSize = options.boxSize
         let sizes = Parallel.mapInChunks(graph.members.indices, chunkSize: 4_096) { boxSize(graph.members[$0]) }
-        let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
-        let orderingSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
-        let options = self.options
-        let units = Arrangement.Units(graph: graph, compact: chains.compact, layering: chains.layering)
+        let nodeSizes = chains.placeholderCount == 0 ? sizes : sizes + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
+        // Ordering: a first order for a start, then crossing reduction from it.
+        let units = Arrangement.Units(graph: graph, compact: chains.compact, nodeLayers: chains.nodeLayers)
         let arrange: @Sendable (Arrangement.StartingOrder) -> Arrangement = { start in
-            Arrangement(graph: graph, compact: chains.compact, layering: chains.layering, units: units, start: start)
+            Arrangement(graph: graph, compact: chains.compact, nodeLayers: chains.nodeLayers, units: units, start: start)
         }
         let reduce: @Sendable (Arrangement) -> Arrangement = { first in
             var ordering = first
-            ordering.reduceCrossings(sweeps: options.sweeps)
+            if options.lastStage >= .ordering { ordering.reduceCrossings(sweeps: options.sweeps) }
             return ordering
         }
+        // Placement, then the geometry drawn from it.
         let layout: @Sendable (Arrangement) -> Layout = { ordering in
             // Placeholders take room too (no width, spacing on both sides): long lines get a
             // corridor, and a child drawn far below its siblings is pulled under its line.
-            var placement = Placement(arrangement: ordering, sizes: orderingSizes, options: options)
-            // Balanced positions first: the exact solution starts near them (half the exchanges).
-            placement.balance(passes: options.balancingPasses)
-            _ = placement.shortenLines(maximumNodes: 60_000)
+            var placement = Placement(arrangement: ordering, sizes: nodeSizes, options: options)
+            if options.lastStage >= .placement {
+                // Balanced positions first: the exact solution starts near them (half the exchanges).
+                placement.balance(passes: options.balancingPasses)
+                placement.shortenLines(maximumNodes: options.exactPlacementLimit)
+            }
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
         var search = StartingOrderSearch(
             graph: graph, layering: layering, arrange: arrange, reduce: reduce, layout: layout, skipsRepeatedOrders: options.skipsRepeatedOrders
         )
-        guard graph.members.count <= options.startingOrderBudget else { return search }
+        // A stage stopped early shows that stage's work on the first start, not the search's choice.
+        guard options.lastStage == .placement, graph.members.count <= options.startingOrderBudget else { return search }
         search.run()
         return search
     }

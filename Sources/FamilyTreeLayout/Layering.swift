@@ -11,6 +11,9 @@ import FamilyTree
 /// generation (`demote`). Where fusing partners
 /// would put a child beside a parent (a man marrying his stepdaughter), that partnership is unfused
 /// and its partners may stand in different layers.
+///
+/// The ranking stage: its input is the family graph, its output a layer for each real member (the
+/// placeholders of long lines are added after it, by `LongEdgeChains`).
 struct Layering {
     /// The layer of each member.
     let layerOfMember: [Int]
@@ -18,13 +21,9 @@ struct Layering {
     let componentOfMember: [Int]
     let layerCount: Int
 
-    init(layerOfMember: [Int], componentOfMember: [Int], layerCount: Int) {
-        self.layerOfMember = layerOfMember
-        self.componentOfMember = componentOfMember
-        self.layerCount = layerCount
-    }
-
-    init(graph: FamilyGraph) {
+    /// The layers of `graph`'s members: optimal up to `optimalLimit` components and sibling groups,
+    /// by the demotion heuristic above it.
+    init(graph: FamilyGraph, optimalLimit: Int = LayeredLayout.Options.defaultOptimalRankingLimit) {
         let topology = graph.topology
         let memberCount = graph.members.count
         var parentsOf = Array(repeating: [Int](), count: memberCount)
@@ -37,7 +36,7 @@ struct Layering {
         while true {
             let components = Layering.components(topology: topology, memberCount: memberCount, unfused: unfused)
             let siblings = Layering.siblingGroups(topology: topology, components: components)
-            if let layers = Layering.layers(components: components, parentsOf: parentsOf, siblings: siblings) {
+            if let layers = Layering.layers(components: components, parentsOf: parentsOf, siblings: siblings, optimalLimit: optimalLimit) {
                 componentOfMember = components.ofMember
                 var layerOfMember = (0..<memberCount).map { layers[components.ofMember[$0]] }
                 Layering.moveLoneMembersBelow(&layerOfMember, topology: topology)
@@ -130,9 +129,9 @@ struct Layering {
         return (children, indegree)
     }
 
-    /// Longest-path layers with founders pulled down and families demoted; `nil` when the component
-    /// graph has a cycle.
-    static func layers(components: Components, parentsOf: [[Int]], siblings: SiblingGroups) -> [Int]? {
+    /// Longest-path layers with founders pulled down, then made optimal (`optimalLayers`), or on trees
+    /// above `optimalLimit` improved by demoting families; `nil` when the component graph has a cycle.
+    static func layers(components: Components, parentsOf: [[Int]], siblings: SiblingGroups, optimalLimit: Int) -> [Int]? {
         var (children, indegree) = componentEdges(components: components, parentsOf: parentsOf)
         let hasParents = indegree.map { $0 > 0 }
         var order: [Int] = []
@@ -155,7 +154,7 @@ struct Layering {
             let highestChild = children[component].map { layer[$0] }.min()!
             layer[component] = max(layer[component], highestChild - 1)
         }
-        if components.count + siblings.members.start.count - 1 <= optimalRankingLimit {
+        if components.count + siblings.members.start.count - 1 <= optimalLimit {
             layer = optimalLayers(startingFrom: layer, children: children, siblings: siblings)
         } else {
             Layering.demote(&layer, children: children, order: order, siblings: siblings)
@@ -164,9 +163,6 @@ struct Layering {
         return layer
     }
 
-    /// Up to this many components and sibling groups, layers are optimal (network simplex); larger
-    /// trees are layered by the linear-time demotion heuristic.
-    static let optimalRankingLimit = 40_000
     /// How much a child standing one layer below the eldest of their siblings costs, against one
     /// layer of a line from parent to child.
     static let siblingSpreadWeight = 2

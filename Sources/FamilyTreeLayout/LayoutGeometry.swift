@@ -10,7 +10,7 @@ struct LayoutGeometry {
 
     func build() -> Layout {
         let arrangement = placement.arrangement
-        let layerOf = arrangement.layering.layerOfMember
+        let layerOf = arrangement.nodeLayers.layerOfNode
         let topology = graph.topology
         let gap = options.generationSpacing
 

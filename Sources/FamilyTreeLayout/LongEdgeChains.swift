@@ -13,7 +13,9 @@ import FamilyTree
 /// siblings, so sibling order holds along the layer the line starts in.
 struct LongEdgeChains {
     let compact: CompactGraph
-    let layering: Layering
+    /// The layer and unit of every node, placeholders included (the ranking's `Layering` has the
+    /// real members only).
+    let nodeLayers: OrderingLayers
     /// Members below this index are real; the rest are placeholders.
     let realMemberCount: Int
     /// The placeholders of each long line from a union to a child, top down.
@@ -59,7 +61,7 @@ struct LongEdgeChains {
         let placeholders = layerOf.count - memberCount
         guard placeholders > 0 else {
             compact = original
-            self.layering = layering
+            nodeLayers = OrderingLayers(layering)
             return
         }
 
@@ -102,12 +104,35 @@ struct LongEdgeChains {
             primaryParentUnion: primary,
             crossParents: original.crossParents.padded(to: layerOf.count), crossChildren: original.crossChildren.padded(to: layerOf.count)
         )
-        self.layering = Layering(
-            layerOfMember: layerOf,
-            componentOfMember: layering.componentOfMember + (0..<placeholders).map { realUnits + $0 },
+        nodeLayers = OrderingLayers(
+            layerOfNode: layerOf,
+            unitOfNode: layering.componentOfMember + (0..<placeholders).map { realUnits + $0 },
             layerCount: layering.layerCount
         )
     }
 
-    var placeholderCount: Int { layering.layerOfMember.count - realMemberCount }
+    var placeholderCount: Int { nodeLayers.nodeCount - realMemberCount }
+}
+
+/// The layer and family unit of every node crossing reduction orders: the members (indices below
+/// the member count), then the placeholders of long lines, each alone in a unit of its own.
+struct OrderingLayers {
+    /// The layer of each node.
+    let layerOfNode: [Int]
+    /// The unit of each node: a member's family component, or a placeholder's own.
+    let unitOfNode: [Int]
+    let layerCount: Int
+
+    init(layerOfNode: [Int], unitOfNode: [Int], layerCount: Int) {
+        self.layerOfNode = layerOfNode
+        self.unitOfNode = unitOfNode
+        self.layerCount = layerCount
+    }
+
+    /// The members' layers and components, with no placeholders.
+    init(_ layering: Layering) {
+        self.init(layerOfNode: layering.layerOfMember, unitOfNode: layering.componentOfMember, layerCount: layering.layerCount)
+    }
+
+    var nodeCount: Int { layerOfNode.count }
 }

@@ -18,8 +18,8 @@ import FamilyTree
 /// the other two) are left out of the search, and the walk is kept whenever it does as well.
 enum PartnerOrder {
     /// Members of one component, ordered so the most partners are neighbours.
-    static func order(of members: [Int], graph: FamilyGraph, layering: Layering) -> [Int] {
-        let (walk, branches) = walkAlongPartnerships(members, graph: graph, layering: layering)
+    static func order(of members: [Int], graph: FamilyGraph, unitOfMember: [Int]) -> [Int] {
+        let (walk, branches) = walkAlongPartnerships(members, graph: graph, unitOfMember: unitOfMember)
         // Without anyone having three or more partners the unit is a chain or a ring, which the walk follows.
         guard branches else { return walk }
         var position: [Int: Int] = [:]
@@ -44,18 +44,18 @@ enum PartnerOrder {
     }
 
     /// The walk along the partnerships, from a member with one partner where there is one.
-    static func walk(_ members: [Int], graph: FamilyGraph, layering: Layering) -> [Int] {
-        walkAlongPartnerships(members, graph: graph, layering: layering).order
+    static func walk(_ members: [Int], graph: FamilyGraph, unitOfMember: [Int]) -> [Int] {
+        walkAlongPartnerships(members, graph: graph, unitOfMember: unitOfMember).order
     }
 
     /// The walk, and whether anyone on it has three or more partners.
-    private static func walkAlongPartnerships(_ members: [Int], graph: FamilyGraph, layering: Layering) -> (order: [Int], branches: Bool) {
+    private static func walkAlongPartnerships(_ members: [Int], graph: FamilyGraph, unitOfMember: [Int]) -> (order: [Int], branches: Bool) {
         guard members.count > 2 else { return (members, false) }
-        let component = layering.componentOfMember[members[0]]
+        let component = unitOfMember[members[0]]
         // Each partner once, in marriage order (a couple can marry twice).
         func partners(_ member: Int) -> [Int] {
             var seen = Set<Int>()
-            return graph.partners(ofMemberAt: member).filter { layering.componentOfMember[$0] == component && seen.insert($0).inserted }
+            return graph.partners(ofMemberAt: member).filter { unitOfMember[$0] == component && seen.insert($0).inserted }
         }
         let start = members.first { partners($0).count == 1 } ?? members[0]
         var order: [Int] = []

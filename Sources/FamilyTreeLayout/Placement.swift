@@ -1,8 +1,12 @@
 import FamilyTree
 
-/// Positions along each layer (x when top-down), found by alternately pulling children under their
-/// union points and union points over their children, each layer solved exactly by isotonic
-/// regression so that units keep their order and spacing and move as little as they can.
+/// The placement stage: its input is an ordering (`Arrangement`) and the nodes' box sizes, its
+/// output a position along the layer (x when top-down) for each family unit.
+///
+/// Positions start packed left, are balanced (`balance`: children pulled under their union points
+/// and union points over their children, each layer solved exactly by isotonic regression so units
+/// keep their order and spacing and move as little as they can), and are then replaced by the exact
+/// shortest-lines solution (`shortenLines`, ShortestLines.swift) where the problem is small enough.
 struct Placement {
     let arrangement: Arrangement
     let options: LayeredLayout.Options
@@ -80,7 +84,7 @@ struct Placement {
         var high = -Double.infinity
         for entry in compact.children.range(union) {
             let child = compact.children.items[entry]
-            guard compact.primaryParentUnion[child] == union, layer < 0 || arrangement.layering.layerOfMember[child] == layer else { continue }
+            guard compact.primaryParentUnion[child] == union, layer < 0 || arrangement.nodeLayers.layerOfNode[child] == layer else { continue }
             let position = centre(of: child)
             low = min(low, position)
             high = max(high, position)
@@ -108,14 +112,14 @@ struct Placement {
                 var eldest = -1
                 for entry in compact.children.range(union) {
                     let child = compact.children.items[entry]
-                    if compact.primaryParentUnion[child] == union, arrangement.layering.layerOfMember[child] == layer { eldest = child; break }
+                    if compact.primaryParentUnion[child] == union, arrangement.nodeLayers.layerOfNode[child] == layer { eldest = child; break }
                 }
                 guard eldest == member, let middle = childrenMidpoint(union, inLayer: layer) else { continue }
                 let wanted = unionAlong(union) - middle
                 let weight = compact.firstPartner[union] >= arrangement.graph.members.count ? chainWeight : 1
                 for entry in compact.children.range(union) {
                     let child = compact.children.items[entry]
-                    guard compact.primaryParentUnion[child] == union, arrangement.layering.layerOfMember[child] == layer else { continue }
+                    guard compact.primaryParentUnion[child] == union, arrangement.nodeLayers.layerOfNode[child] == layer else { continue }
                     let childUnit = arrangement.unitOfMember[child]
                     shiftSum[childUnit] += wanted * Double(weight)
                     shiftCount[childUnit] += weight

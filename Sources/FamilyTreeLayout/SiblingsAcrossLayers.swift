@@ -17,7 +17,7 @@ extension Placement {
     /// Consecutive dated siblings (in sibling order) that stand in different layers.
     func siblingPairsAcrossLayers() -> [SiblingPair] {
         let graph = arrangement.graph
-        let layerOf = arrangement.layering.layerOfMember
+        let layerOf = arrangement.nodeLayers.layerOfNode
         var pairs: [SiblingPair] = []
         for children in graph.topology.children where children.count > 1 {
             var previous: Int?

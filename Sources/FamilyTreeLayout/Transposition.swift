@@ -26,7 +26,7 @@ extension Arrangement {
     /// Each unit's line ends in the layers above (union positions, doubled) and below (child slots),
     /// sorted, stored end to end; indexed by the unit's position in `units`.
     private func neighbourEnds(_ units: [Int], layer: Int) -> (upper: CompactGraph.Rows, lower: CompactGraph.Rows) {
-        let layerOf = layering.layerOfMember
+        let layerOf = nodeLayers.layerOfNode
         var upperStart = [0]
         var lowerStart = [0]
         var upper: [Int] = []

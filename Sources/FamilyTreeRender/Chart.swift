@@ -264,8 +264,16 @@ public struct ChartEngine: Sendable {
     }
 
     /// familytree's own layered layout.
-    public static let familytree = ChartEngine(name: "familytree") { labeler, direction in
-        LayeredLayout(labeler: labeler, direction: direction)
+    public static let familytree = ChartEngine.familytree(lastStage: .placement)
+
+    /// familytree's own layered layout stopped after `lastStage`: the chart as that stage left it,
+    /// to see what each stage does (`.placement` is the full layout).
+    public static func familytree(lastStage: LayeredLayout.Stage) -> ChartEngine {
+        ChartEngine(name: "familytree") { labeler, direction in
+            var layout = LayeredLayout(labeler: labeler, direction: direction)
+            layout.options.lastStage = lastStage
+            return layout
+        }
     }
 }
 

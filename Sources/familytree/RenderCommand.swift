@@ -22,6 +22,16 @@ extension LayoutFit: ExpressibleByArgument {}
 extension LabelFormat: ExpressibleByArgument {}
 extension SVGRenderer.Theme: ExpressibleByArgument {}
 
+extension LayeredLayout.Stage: ExpressibleByArgument {
+    /// A stage by its name (`ranking`, `ordering`, `placement`).
+    public init?(argument: String) {
+        guard let stage = Self.allCases.first(where: { "\($0)" == argument }) else { return nil }
+        self = stage
+    }
+
+    public static var allValueStrings: [String] { allCases.map { "\($0)" } }
+}
+
 /// Which engine lays the tree out.
 enum EngineChoice: String, ExpressibleByArgument, CaseIterable {
     /// Our layered layout.
@@ -105,6 +115,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "native (ours) or graphviz (Graphviz's renderer, with --engine graphviz).")
     var renderer: RendererChoice = .native
 
+    @Option(help: ArgumentHelp("Draw our layout as it stands after this stage, to see what each does: ranking (generations only), ordering (crossings reduced), or placement (the full layout).", valueName: "stage"))
+    var lastStage: LayeredLayout.Stage = .placement
+
     @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
     var noPhotos = false
 
@@ -123,6 +136,7 @@ struct RenderCommand: ParsableCommand {
         if engine == .graphviz, !GraphvizSupport.isBuiltIn {
             throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
         }
+        if lastStage != .placement, engine != .familytree { throw ValidationError("--last-stage is a stage of our layout; leave out --engine graphviz") }
         if renderer == .graphviz {
             guard engine == .graphviz else { throw ValidationError("--renderer graphviz needs --engine graphviz") }
             return
@@ -158,7 +172,7 @@ struct RenderCommand: ParsableCommand {
         chart.fit = fit
         chart.theme = theme
         chart.width = width
-        chart.engine = try GraphvizSupport.chartEngine(engine)
+        chart.engine = lastStage == .placement ? try GraphvizSupport.chartEngine(engine) : .familytree(lastStage: lastStage)
         if renderer == .graphviz {
             let prepared = try chart.prepare()
             let graphvizFormat = self.format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())

@@ -15,7 +15,7 @@ import FamilyTree
             for child in graph.topology.children[union] { edges.append((members + union, child)) }
         }
         for link in graph.topology.crossLinks { edges.append((link.parent, link.child)) }
-        let layers = LayoutMetrics.clusterLayers(nodes.map(\.y))
+        let layers = DrawingMeasures.clusterLayers(nodes.map(\.y))
         func layer(_ y: Double) -> Int { layers.lastIndex { $0 <= y + 0.5 }! }
         // Segments per gap: (gap, x above, x below, edge).
         var segments: [(gap: Int, upper: Double, lower: Double, ends: (Int, Int))] = []

@@ -62,7 +62,7 @@ import FamilyTree
         let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
         #expect(chains.placeholderCount == 1)
         let placeholder = graph.members.count
-        #expect(chains.layering.layerOfMember[placeholder] == layer("a"))
+        #expect(chains.nodeLayers.layerOfNode[placeholder] == layer("a"))
         // In the ordering graph, the placeholder stands between a and c in sibling order, and b
         // hangs from the placeholder's own union.
         let family = graph.unions.firstIndex { $0.id == "pq" }!

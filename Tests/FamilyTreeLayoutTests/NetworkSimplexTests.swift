@@ -141,7 +141,7 @@ import FamilyTree
         let layering = Layering(graph: graph)
         let compact = CompactGraph(graph.topology, memberCount: graph.members.count)
         let chains = LongEdgeChains(compact: compact, layering: layering, memberCount: graph.members.count)
-        var arrangement = Arrangement(graph: graph, compact: chains.compact, layering: chains.layering)
+        var arrangement = Arrangement(graph: graph, compact: chains.compact, nodeLayers: chains.nodeLayers)
         arrangement.reduceCrossings(sweeps: 4)
         let sizes = graph.members.map(options.boxSize) + Array(repeating: Size(width: 0, height: 0), count: chains.placeholderCount)
         var balanced = Placement(arrangement: arrangement, sizes: sizes, options: options)

@@ -61,11 +61,11 @@ struct PartnerOrderTests {
             let count = 3 + Int(seed % 5)
             let graph = try Self.unit(count: count, seed: seed, ring: false)
             let members = Array(0..<count)
-            let order = PartnerOrder.order(of: members, graph: graph, layering: Layering(graph: graph))
+            let order = PartnerOrder.order(of: members, graph: graph, unitOfMember: Layering(graph: graph).componentOfMember)
             #expect(order.sorted() == members, "seed \(seed): every member exactly once")
             let best = Self.bestOfAllOrders(members, graph: graph)
             #expect(Self.adjacentUnions(order, graph: graph) == best, "seed \(seed): \(order)")
-            if Self.adjacentUnions(PartnerOrder.walk(members, graph: graph, layering: Layering(graph: graph)), graph: graph) < best {
+            if Self.adjacentUnions(PartnerOrder.walk(members, graph: graph, unitOfMember: Layering(graph: graph).componentOfMember), graph: graph) < best {
                 walkMissed += 1
             }
         }
@@ -78,9 +78,9 @@ struct PartnerOrderTests {
             let graph = try Self.unit(count: count, seed: seed, ring: true)
             let members = Array(0..<count)
             let layering = Layering(graph: graph)
-            let order = PartnerOrder.order(of: members, graph: graph, layering: layering)
+            let order = PartnerOrder.order(of: members, graph: graph, unitOfMember: layering.componentOfMember)
             #expect(order.sorted() == members, "seed \(seed)")
-            let walk = PartnerOrder.walk(members, graph: graph, layering: layering)
+            let walk = PartnerOrder.walk(members, graph: graph, unitOfMember: layering.componentOfMember)
             #expect(Self.adjacentUnions(order, graph: graph) >= Self.adjacentUnions(walk, graph: graph), "seed \(seed)")
         }
     }
@@ -94,8 +94,8 @@ struct PartnerOrderTests {
                      Union(id: "u3", partners: ["bob", "cat"]), Union(id: "u4", partners: ["bob", "cat"])]
         )
         let layering = Layering(graph: graph)
-        #expect(PartnerOrder.walk([0, 1, 2], graph: graph, layering: layering).sorted() == [0, 1, 2])
-        #expect(PartnerOrder.order(of: [0, 1, 2], graph: graph, layering: layering) == [0, 1, 2])
+        #expect(PartnerOrder.walk([0, 1, 2], graph: graph, unitOfMember: layering.componentOfMember).sorted() == [0, 1, 2])
+        #expect(PartnerOrder.order(of: [0, 1, 2], graph: graph, unitOfMember: layering.componentOfMember) == [0, 1, 2])
         let layout = LayeredLayout().place(graph)
         #expect(layoutViolations(layout, of: graph).isEmpty, "\(layoutViolations(layout, of: graph))")
         let metrics = LayoutMetrics.measure(layout, of: graph)
@@ -113,7 +113,7 @@ struct PartnerOrderTests {
             unions += [Union(id: "a\(index)", partners: ["hub", "p\(index)"]), Union(id: "b\(index)", partners: ["p\(index)", "q\(index)"])]
         }
         let graph = try FamilyGraph(members: members, unions: unions)
-        let order = PartnerOrder.order(of: Array(graph.members.indices), graph: graph, layering: Layering(graph: graph))
+        let order = PartnerOrder.order(of: Array(graph.members.indices), graph: graph, unitOfMember: Layering(graph: graph).componentOfMember)
         #expect(order.count == graph.members.count)
         // The hub beside two partners, every other partner beside their second spouse.
         #expect(Self.adjacentUnions(order, graph: graph) == count + 2)

@@ -40,6 +40,21 @@ import TestSupport
         #expect(await scratch.run("render", scratch.path("tree.json").path, "--root", "Nobody Atall") == 1)
     }
 
+    @Test func aChartStoppedAfterAStageShowsThatStagesWork() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        var layouts: [String: String] = [:]
+        for stage in ["ranking", "ordering", "placement"] {
+            #expect(await scratch.run("render", tree, "-o", scratch.path("\(stage).json").path, "--last-stage", stage) == 0)
+            layouts[stage] = try scratch.read("\(stage).json")
+        }
+        #expect(await scratch.run("render", tree, "-o", scratch.path("full.json").path) == 0)
+        #expect(layouts["placement"] == (try scratch.read("full.json")), "placement is the full layout")
+        #expect(layouts["ranking"] != layouts["placement"])
+        #expect(await scratch.run("render", tree, "--last-stage", "drawing") == 2)
+        #expect(await scratch.run("render", tree, "--last-stage", "ranking", "--engine", "graphviz") == 2)
+    }
+
     @Test func theSVGFitsThePageOrTheWidthAskedFor() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path

@@ -1,0 +1,155 @@
+import FamilyTree
+
+/// What a drawing of a family graph measures: the geometry both the layout's own search
+/// (`StartingOrderSearch.Score`) and the public benchmark type (`LayoutMetrics`) read, so that what
+/// the benchmark reports can change without changing a drawing. See `LayoutMetrics` for how each
+/// measure is taken.
+struct DrawingMeasures {
+    var members: Int
+    var layers: Int
+    var crossings: Int
+    var lineLength: Double
+    var width: Double
+    var height: Double
+    var coupleAdjacencyPercent: Double
+    var birthOrderPercent: Double
+    var overlaps: Int
+    var longEdges: Int
+
+    init(_ drawing: FamilyDrawing, of graph: FamilyGraph, leftRight: Bool) {
+        // Work in (along, across) so both directions are measured alike.
+        func flip(_ point: Point) -> Point { leftRight ? Point(x: point.y, y: point.x) : point }
+        let members = drawing.memberCentres.map(flip)
+        let unions = drawing.unionPoints.map(flip)
+        let memberCount = members.count
+        // Nodes: members, then unions.
+        let nodes = members + unions
+        let layerValues = DrawingMeasures.clusterLayers(nodes.map(\.y))
+        func layer(_ y: Double) -> Int {
+            var low = 0
+            var high = layerValues.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if layerValues[middle] <= y + 0.5 { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+        let nodeLayer = nodes.map { layer($0.y) }
+
+        var edges: [(Int, Int)] = []
+        let topology = graph.topology
+        for (union, partners) in topology.partners.enumerated() {
+            for partner in partners { edges.append((partner, memberCount + union)) }
+            for child in topology.children[union] { edges.append((memberCount + union, child)) }
+        }
+        for link in topology.crossLinks { edges.append((link.parent, link.child)) }
+
+        var segments = Array(repeating: [(upper: Int, lower: Int)](), count: max(1, layerValues.count - 1))
+        var rawSegments = Array(repeating: [(upper: Double, lower: Double)](), count: segments.count)
+        var length = 0.0
+        var longEdges = 0
+        for (from, to) in edges {
+            let (a, b) = (nodes[from], nodes[to])
+            length += ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+            var (top, bottom) = (from, to)
+            if nodeLayer[top] > nodeLayer[bottom] { swap(&top, &bottom) }
+            let (upperLayer, lowerLayer) = (nodeLayer[top], nodeLayer[bottom])
+            guard upperLayer != lowerLayer else { continue }
+            if lowerLayer - upperLayer > 1 { longEdges += 1 }
+            let (p, q) = (nodes[top], nodes[bottom])
+            func x(atLayer layer: Int) -> Double {
+                if layer == upperLayer { return p.x }
+                if layer == lowerLayer { return q.x }
+                let t = (layerValues[layer] - p.y) / (q.y - p.y)
+                return p.x + t * (q.x - p.x)
+            }
+            for gap in upperLayer..<lowerLayer {
+                rawSegments[gap].append((x(atLayer: gap), x(atLayer: gap + 1)))
+            }
+        }
+        // Rank x values per gap side; equal x (rounded to 1/1000) is a shared point and never crosses.
+        var crossings = 0
+        for (gap, raw) in rawSegments.enumerated() where raw.count > 1 {
+            // Dense ranks by one sort of the indices (no hashing of doubles).
+            func ranks(_ values: [Double]) -> [Int] {
+                let rounded = values.map { ($0 * 1000).rounded() }
+                var result = Array(repeating: 0, count: rounded.count)
+                var rank = -1
+                var previous = -Double.infinity
+                for index in rounded.indices.sorted(by: { rounded[$0] < rounded[$1] }) {
+                    if rounded[index] != previous {
+                        rank += 1
+                        previous = rounded[index]
+                    }
+                    result[index] = rank
+                }
+                return result
+            }
+            let upper = ranks(raw.map(\.upper))
+            let lower = ranks(raw.map(\.lower))
+            segments[gap] = zip(upper, lower).map { (upper: $0, lower: $1) }
+            crossings += CrossingCounter.crossings(segments[gap])
+        }
+
+        // Members of each layer in x order.
+        var rows: [Int: [Int]] = [:]
+        for member in 0..<memberCount { rows[nodeLayer[member], default: []].append(member) }
+        var neighbourOrder = Array(repeating: (layer: 0, index: 0), count: memberCount)
+        var overlaps = 0
+        for (layerIndex, row) in rows {
+            let sorted = row.sorted { members[$0].x != members[$1].x ? members[$0].x < members[$1].x : $0 < $1 }
+            for (index, member) in sorted.enumerated() { neighbourOrder[member] = (layerIndex, index) }
+            let along = { (member: Int) in leftRight ? drawing.memberSizes[member].height : drawing.memberSizes[member].width }
+            for (left, right) in zip(sorted, sorted.dropFirst()) where members[left].x + along(left) / 2 > members[right].x - along(right) / 2 + 0.01 {
+                overlaps += 1
+            }
+        }
+        var couples = 0
+        var adjacent = 0
+        for partners in topology.partners where partners.count == 2 {
+            couples += 1
+            let (a, b) = (neighbourOrder[partners[0]], neighbourOrder[partners[1]])
+            if a.layer == b.layer && abs(a.index - b.index) == 1 { adjacent += 1 }
+        }
+        var families = 0
+        var ordered = 0
+        for children in topology.children {
+            // The date siblings are ordered by (a GEDCOM 7 sort date wins over the birthday).
+            let dated = children.filter { graph.members[$0].siblingOrderDate?.sortKey != nil }
+            guard dated.count >= 2 else { continue }
+            families += 1
+            // `children` is already in sibling order, so the dated ones are oldest first.
+            if zip(dated, dated.dropFirst()).allSatisfy({ members[$0].x < members[$1].x }) { ordered += 1 }
+        }
+
+        var minimum = Point(x: Double.infinity, y: Double.infinity)
+        var maximum = Point(x: -Double.infinity, y: -Double.infinity)
+        for (member, centre) in drawing.memberCentres.enumerated() {
+            let size = drawing.memberSizes[member]
+            minimum = Point(x: min(minimum.x, centre.x - size.width / 2), y: min(minimum.y, centre.y - size.height / 2))
+            maximum = Point(x: max(maximum.x, centre.x + size.width / 2), y: max(maximum.y, centre.y + size.height / 2))
+        }
+        self.members = memberCount
+        self.layers = layerValues.count
+        self.crossings = crossings
+        self.lineLength = length
+        self.width = memberCount == 0 ? 0 : maximum.x - minimum.x
+        self.height = memberCount == 0 ? 0 : maximum.y - minimum.y
+        self.coupleAdjacencyPercent = couples == 0 ? 100 : 100 * Double(adjacent) / Double(couples)
+        self.birthOrderPercent = families == 0 ? 100 : 100 * Double(ordered) / Double(families)
+        self.overlaps = overlaps
+        self.longEdges = longEdges
+    }
+
+    /// Distinct y values, merging values closer than a tolerance (spline noise in other engines).
+    static func clusterLayers(_ values: [Double]) -> [Double] {
+        let sorted = values.sorted()
+        guard var current = sorted.first else { return [] }
+        var layers = [current]
+        for value in sorted.dropFirst() where value - current > 0.5 {
+            layers.append(value)
+            current = value
+        }
+        return layers
+    }
+}

@@ -10,7 +10,7 @@ import TestSupport
 
 /// The administrator's commands: a user's login role made from any name and password, and the
 /// administrators' lock held only while the server works, never while a client stalls.
-@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+@Suite(.threadsOfItsOwn, .requiresPostgreSQL)
 struct PostgresAdminTests {
     /// A name and a password made to break out of any quoting: both reach the server as they are.
     @Test func aHostileNameAndPasswordMakeExactlyThatRole() async throws {
@@ -69,7 +69,7 @@ struct PostgresAdminTests {
 
 /// Installing the schema in a database that has none, as CI's fresh server does for the first
 /// tests at once: an installer whose client stalls at every step keeps no other waiting.
-@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+@Suite(.threadsOfItsOwn, .requiresPostgreSQL)
 struct PostgresInstallTests {
     @Test func aStalledInstallerKeepsNoOtherWaiting() async throws {
         let admin = try PostgresTestServer.adminURL()
@@ -99,7 +99,7 @@ struct PostgresInstallTests {
 }
 
 /// The watchdog that closes a connection whose server says nothing for too long.
-@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+@Suite(.threadsOfItsOwn, .requiresPostgreSQL)
 struct PostgresWatchdogTests {
     /// An answer that came in time, awaited by a task that got a thread only after the limit (a
     /// busy machine), leaves the connection open: the watchdog stops as the answer arrives.

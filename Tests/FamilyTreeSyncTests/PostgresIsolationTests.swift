@@ -8,7 +8,7 @@ import TestSupport
 
 /// Isolation as the database enforces it, against a user who holds their own credentials and
 /// talks SQL directly (psql), not only through familytree.
-@Suite(.threadsOfItsOwn, .enabled(if: StoreKind.allCases.count > 1, "FAMILYTREE_PG_URL is not set"))
+@Suite(.threadsOfItsOwn, .requiresPostgreSQL)
 struct PostgresIsolationTests {
     let fixture = StoreFixture(.postgres)
 

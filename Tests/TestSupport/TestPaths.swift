@@ -34,10 +34,57 @@ public final class ScratchFolder: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
+/// What this machine offers the tests beyond the package itself.
+public enum TestMachine {
+    private static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// Headless Chromium, chromedriver and Selenium (scripts/test installs them).
+    public static let hasBrowser: Bool = {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            && ((try? ChildProcess.run("python3", ["-c", "import selenium"]).status) == 0)
+    }()
+
+    /// A PostgreSQL server to test against (scripts/postgres-start exports its URL).
+    public static var hasPostgreSQL: Bool { environment["FAMILYTREE_PG_URL"].map { !$0.isEmpty } ?? false }
+
+    /// Control of that server's process, to stop and start it (`pg_ctl` and its data folder).
+    public static var controlsPostgreSQL: Bool { environment["FAMILYTREE_PG_CTL"].map { !$0.isEmpty } ?? false }
+
+    /// A CardDAV server to test against (scripts/carddav-start exports its URL).
+    public static var hasCardDAV: Bool { environment["FAMILYTREE_CARDDAV_URL"].map { !$0.isEmpty } ?? false }
+}
+
 extension Trait where Self == ConditionTrait {
-    /// Needs `../shared/data` (or the file `path` in it). One policy everywhere: outside CI a test
-    /// without it is skipped and says why; in CI it runs, and fails if the data is missing.
+    /// One policy for everything a test needs from outside the package: outside CI a test without
+    /// it is skipped and says why; in CI it runs, and fails where the need is missing.
+    public static func requires(_ need: String, available: @escaping @Sendable () -> Bool) -> Self {
+        .enabled(Comment(rawValue: need)) { TestPaths.isCI || available() }
+    }
+
+    /// Needs `../shared/data` (or the file `path` in it).
     public static func requiresSharedData(_ path: String = "") -> Self {
-        .enabled(if: TestPaths.isCI || FileManager.default.fileExists(atPath: TestPaths.shared(path).path), "../shared/data\(path.isEmpty ? "" : "/" + path) is not beside the package")
+        requires("../shared/data\(path.isEmpty ? "" : "/" + path) is not beside the package") {
+            FileManager.default.fileExists(atPath: TestPaths.shared(path).path)
+        }
+    }
+
+    /// Needs headless Chromium, chromedriver and Selenium.
+    public static var requiresBrowser: Self {
+        requires("headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)") { TestMachine.hasBrowser }
+    }
+
+    /// Needs the PostgreSQL server `FAMILYTREE_PG_URL` names.
+    public static var requiresPostgreSQL: Self {
+        requires("FAMILYTREE_PG_URL is not set (scripts/postgres-start)") { TestMachine.hasPostgreSQL }
+    }
+
+    /// Needs to stop and start a PostgreSQL server of its own (`FAMILYTREE_PG_CTL`).
+    public static var requiresPostgreSQLControl: Self {
+        requires("FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)") { TestMachine.controlsPostgreSQL }
+    }
+
+    /// Needs the CardDAV server `FAMILYTREE_CARDDAV_URL` names.
+    public static var requiresCardDAV: Self {
+        requires("FAMILYTREE_CARDDAV_URL is not set (scripts/carddav-start)") { TestMachine.hasCardDAV }
     }
 }

@@ -10,7 +10,7 @@ import TestSupport
 /// book of its own. The server's side is set up and checked with plain HTTP requests, not the
 /// client under test. The suite runs on threads of its own: its two-minute limit per test counts
 /// wall time, which a cooperative pool held by the rest of the run must not use up.
-@Suite(.serialized, .threadsOfItsOwn, .timeLimit(.minutes(2)), .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_CARDDAV_URL"] != nil || ProcessInfo.processInfo.environment["CI"] != nil, "FAMILYTREE_CARDDAV_URL is not set (scripts/carddav-start)"))
+@Suite(.serialized, .threadsOfItsOwn, .timeLimit(.minutes(2)), .requiresCardDAV)
 struct CardDAVTests {
     /// One address book on the server, and a scratch folder for the tree.
     struct Book {

@@ -63,13 +63,6 @@ import TestSupport
 
     // MARK: In a browser
 
-    static let browserReady: Bool = {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
-            && ((try? ChildProcess.run("python3", ["-c", "import selenium"]).status) == 0)
-    }()
-    /// CI installs the browser, so there a missing one fails the test instead of skipping it.
-    static let browserRequired = browserReady || ProcessInfo.processInfo.environment["CI"] != nil
-
     /// Runs the browser script on `page` and returns what it saw.
     static func drive(_ page: URL, _ arguments: [String]) throws -> [String: Any] {
         let script = Scratch.packageRoot.appendingPathComponent("Tests/Browser/viewer_check.py").path
@@ -94,7 +87,7 @@ import TestSupport
         #expect(seen["plusKeyZooms"] as? Bool == true, sourceLocation: sourceLocation)
     }
 
-    @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"))
+    @Test(.requiresBrowser)
     func theExampleInABrowser() async throws {
         let scratch = try Scratch()
         let page = scratch.path("family.html")
@@ -113,7 +106,7 @@ import TestSupport
         #expect(seen["openedOn"] as? String == "lukas", "#lukas opens on Lukas")
     }
 
-    @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"))
+    @Test(.requiresBrowser)
     func hostileNamesStayText() async throws {
         let scratch = try Scratch()
         try scratch.write("hostile.json", Self.hostileTree)
@@ -129,7 +122,7 @@ import TestSupport
     static let royal92 = TestPaths.shared("royal92/royal92.ged")
 
     /// The issue's own scenario: royal92 as a page, "Victoria" found, her grandchildren reached by keyboard.
-    @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"), .requiresSharedData("royal92/royal92.ged"))
+    @Test(.requiresBrowser, .requiresSharedData("royal92/royal92.ged"))
     func victoriaToHerGrandchildrenByKeyboard() async throws {
         let scratch = try Scratch()
         let page = scratch.path("royal.html")
@@ -152,7 +145,7 @@ import TestSupport
         #expect(children(of: child).contains(grandchild), "and then one of her grandchildren")
     }
 
-    @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"))
+    @Test(.requiresBrowser)
     func tenThousandPeopleInABrowser() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("big.json").path
@@ -173,7 +166,7 @@ import TestSupport
 
     /// Text stays in its box in a real browser, whose sans-serif (DejaVu Sans here) is wider than the
     /// estimate boxes are sized with: the example and kennedy.ged, with its names in capitals.
-    @Test(.enabled(if: browserRequired, "headless Chromium, chromedriver and Selenium are not installed (scripts/test installs them)"))
+    @Test(.requiresBrowser)
     func noTextSpillsOutOfItsBox() async throws {
         let scratch = try Scratch()
         var charts = [scratch.path("family.svg").path]

@@ -163,27 +163,6 @@ import TestSupport
     }
 }
 
-/// Every kind of family file, told apart by name and first bytes (`FamilyTreeFiles`).
-@Suite struct FamilyFileTests {
-    @Test func kindsAreToldApartByNameAndContent() {
-        #expect(FamilyFile.kind(path: "a.json", bytes: Array("{}".utf8)) == .treeJSON)
-        #expect(FamilyFile.kind(path: "-", bytes: Array("0 HEAD\n".utf8)) == .gedcom)
-        #expect(FamilyFile.kind(path: "x.GED", bytes: []) == .gedcom)
-        #expect(FamilyFile.kind(path: "-", bytes: [0x50, 0x4B, 0x03, 0x04]) == .gedcom)
-        #expect(FamilyFile.kind(path: "-", bytes: Array("\r\nbegin:vcard\r\n".utf8)) == .vCard)
-        #expect(FamilyFile.kind(path: "c.vcf", bytes: []) == .vCard)
-    }
-
-    @Test func eachKindOpensAsADocument() throws {
-        let ged = try FamilyFile.document(Array("0 HEAD\n0 @I1@ INDI\n1 NAME Ann /Berg/\n0 TRLR\n".utf8), path: "-", name: "<stdin>")
-        #expect(ged.kind == .gedcom && ged.document.members.map(\.firstName) == ["Ann"])
-        let cards = try FamilyFile.document(Array("BEGIN:VCARD\nFN:Bo Li\nN:Li;Bo;;;\nEND:VCARD\n".utf8), path: "-", name: "<stdin>")
-        #expect(cards.kind == .vCard && cards.document.members.map(\.firstName) == ["Bo"])
-        let tree = try FamilyFile.document(Array(#"{"members": [{"id": "c", "firstName": "Cy"}]}"#.utf8), path: "t.json", name: "t.json")
-        #expect(tree.kind == .treeJSON && tree.document.members.map(\.id) == ["c"])
-    }
-}
-
 /// Small things a user hits (first weekday by number, relative months).
 @Suite struct CalendarOptionTests {
     @Test func weekdaysByNumberCountFromSundayAndMonthsFromToday() async throws {

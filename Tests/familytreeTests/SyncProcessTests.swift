@@ -110,7 +110,7 @@ import TestSupport
 import FamilyTreePostgres
 
 /// The PostgreSQL store through the CLI, with the server stopped abruptly mid-push.
-@Suite(.serialized, .threadsOfItsOwn, .enabled(if: ProcessInfo.processInfo.environment["FAMILYTREE_PG_CTL"] != nil, "FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)"))
+@Suite(.serialized, .threadsOfItsOwn, .requiresPostgreSQLControl)
 struct PostgresSyncProcessTests {
     @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() async throws {
         // A server of its own: stopping the shared one would cut every other test's connection.

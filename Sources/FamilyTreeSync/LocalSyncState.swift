@@ -3,6 +3,9 @@ import GRDB
 
 /// What one device knows of one user's documents in one store: the last version of each document
 /// it saw (the base of the next merge), the pull checkpoint, and the conflicts the user can review.
+///
+/// Opening is synchronous; every read and write after it is `async`, run on the state's own queue,
+/// so a sync awaiting SQLite holds no thread of the cooperative pool.
 public final class LocalSyncState: Sendable {
     private let queue: DatabaseQueue
 
@@ -60,8 +63,8 @@ public final class LocalSyncState: Sendable {
     }
 
     /// What this device last saw of every document.
-    public func bases() throws(SyncError) -> [DocumentKey: Base] {
-        try run { db in
+    public func bases() async throws(SyncError) -> [DocumentKey: Base] {
+        try await run { db in
             var result: [DocumentKey: Base] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT collection, doc_id, body, version, deleted FROM base") {
                 guard let collection = SyncCollection(rawValue: try row.decode(atIndex: 0)) else { continue }
@@ -72,8 +75,8 @@ public final class LocalSyncState: Sendable {
     }
 
     /// What this device last saw of `keys` (a primary-key probe each); keys it never saw are absent.
-    public func bases(for keys: [DocumentKey]) throws(SyncError) -> [DocumentKey: Base] {
-        try run { db in
+    public func bases(for keys: [DocumentKey]) async throws(SyncError) -> [DocumentKey: Base] {
+        try await run { db in
             var result: [DocumentKey: Base] = [:]
             let statement = try db.cachedStatement(sql: "SELECT body, version, deleted FROM base WHERE collection = ? AND doc_id = ?")
             for key in keys {
@@ -86,15 +89,15 @@ public final class LocalSyncState: Sendable {
     }
 
     /// The change sequence the last pull reached.
-    public func checkpoint() throws(SyncError) -> Int64 {
-        try run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
+    public func checkpoint() async throws(SyncError) -> Int64 {
+        try await run { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0 }
     }
 
     /// Records what the store now holds for these documents, in one local transaction; the
     /// batch noted as pending (if given) is settled, and the highest change sequence the store
     /// acknowledged (if given) noted, in the same transaction.
-    public func record(_ documents: [(DocumentKey, Base)], settling batch: PendingBatch? = nil, acknowledging sequence: Int64? = nil) throws(SyncError) {
-        try run { db in
+    public func record(_ documents: [(DocumentKey, Base)], settling batch: PendingBatch? = nil, acknowledging sequence: Int64? = nil) async throws(SyncError) {
+        try await run { db in
             try Self.upsert(documents, in: db)
             if let batch { try db.execute(sql: "DELETE FROM pending_batches WHERE id = ?", arguments: [batch.id]) }
             if let sequence {
@@ -105,17 +108,17 @@ public final class LocalSyncState: Sendable {
 
     /// The highest change sequence the store acknowledged to this device, by a push or a pull:
     /// a store that no longer reaches it lost changes (restored from an older backup).
-    public func acknowledged() throws(SyncError) -> Int64 {
-        try run { db in
+    public func acknowledged() async throws(SyncError) -> Int64 {
+        try await run { db in
             max(try Int64.fetchOne(db, sql: "SELECT seq FROM acknowledged WHERE id = 1") ?? 0, try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoint WHERE id = 1") ?? 0)
         }
     }
 
     /// Records a pulled page and moves the checkpoint past it, in one local transaction: a pull
     /// killed between pages resumes from the last page it recorded.
-    public func recordPage(_ page: [StoredDocument]) throws(SyncError) {
+    public func recordPage(_ page: [StoredDocument]) async throws(SyncError) {
         guard let last = page.last else { return }
-        try run { db in
+        try await run { db in
             try Self.upsert(page.map { ($0.key, Base(body: $0.body, version: $0.version, isDeleted: $0.isDeleted)) }, in: db)
             try db.execute(sql: "INSERT INTO checkpoint (id, seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seq = MAX(seq, excluded.seq)", arguments: [last.sequence])
         }
@@ -131,40 +134,40 @@ public final class LocalSyncState: Sendable {
     /// a document): should the store commit it and the reply be lost (a kill, a dropped
     /// connection), the next sync recognises the store's version as this device's own write
     /// rather than someone else's edit.
-    public func notePending(_ writes: [DocumentWrite]) throws(SyncError) -> PendingBatch {
+    public func notePending(_ writes: [DocumentWrite]) async throws(SyncError) -> PendingBatch {
         let entries = writes.map { UnacknowledgedWrites.entry($0.key, body: $0.body, isDeleted: $0.isDeleted) }.joined(separator: "\n")
-        return try run { db in
+        return try await run { db in
             try db.execute(sql: "INSERT INTO pending_batches (writes) VALUES (?)", arguments: [entries])
             return PendingBatch(id: db.lastInsertedRowID)
         }
     }
 
     /// The writes of batches sent and never acknowledged (normally none).
-    public func unacknowledgedWrites() throws(SyncError) -> UnacknowledgedWrites {
-        try run { db in
+    public func unacknowledgedWrites() async throws(SyncError) -> UnacknowledgedWrites {
+        try await run { db in
             UnacknowledgedWrites(entries: Set(try String.fetchAll(db, sql: "SELECT writes FROM pending_batches").flatMap { $0.split(separator: "\n").map(String.init) }))
         }
     }
 
     /// Forgets every unacknowledged batch: after a push or pull that completed, the store's
     /// versions of those documents are this device's bases.
-    public func settleAllPending() throws(SyncError) {
-        try run { db in try db.execute(sql: "DELETE FROM pending_batches") }
+    public func settleAllPending() async throws(SyncError) {
+        try await run { db in try db.execute(sql: "DELETE FROM pending_batches") }
     }
 
     /// Forgets what this device saw of the store (bases, checkpoint, unacknowledged batches); the
     /// conflicts kept for the user stay.
-    public func reset() throws(SyncError) {
-        try run { db in
+    public func reset() async throws(SyncError) {
+        try await run { db in
             try db.execute(sql: "DELETE FROM base; DELETE FROM checkpoint; DELETE FROM acknowledged; DELETE FROM pending_batches")
         }
     }
 
     /// Keeps `conflicts` for the user to review, noted at `time` (ISO 8601; by default now).
-    public func addConflicts(_ conflicts: [MergeConflict], at time: String? = nil) throws(SyncError) {
+    public func addConflicts(_ conflicts: [MergeConflict], at time: String? = nil) async throws(SyncError) {
         guard !conflicts.isEmpty else { return }
         let time = time ?? SQLiteDocumentStore.now()
-        try run { db in
+        try await run { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO conflicts (collection, doc_id, field, local_value, store_value, path, store_version, noted_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -179,8 +182,8 @@ public final class LocalSyncState: Sendable {
     }
 
     /// Every conflict kept, oldest first.
-    public func conflicts() throws(SyncError) -> [StoredConflict] {
-        try run { db in
+    public func conflicts() async throws(SyncError) -> [StoredConflict] {
+        try await run { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, collection, doc_id, field, local_value, store_value, restored, path, store_version, noted_at FROM conflicts ORDER BY id
                 """).compactMap { row in
@@ -197,8 +200,8 @@ public final class LocalSyncState: Sendable {
     }
 
     /// Marks conflict `id` as restored.
-    public func markRestored(_ id: Int64) throws(SyncError) {
-        try run { db in try db.execute(sql: "UPDATE conflicts SET restored = 1 WHERE id = ?", arguments: [id]) }
+    public func markRestored(_ id: Int64) async throws(SyncError) {
+        try await run { db in try db.execute(sql: "UPDATE conflicts SET restored = 1 WHERE id = ?", arguments: [id]) }
     }
 
     private static func upsert(_ documents: [(DocumentKey, Base)], in db: Database) throws {
@@ -213,9 +216,11 @@ public final class LocalSyncState: Sendable {
         }
     }
 
-    private func run<T>(_ body: (Database) throws -> T) throws(SyncError) -> T {
+    /// Runs `body` in a write transaction on the state's own queue: the awaiting task gives up its
+    /// thread meanwhile, so a sync never holds a thread of the cooperative pool on SQLite.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(SyncError) -> T {
         do {
-            return try queue.write(body)
+            return try await queue.write(body)
         } catch {
             throw .store("sync state: \(error)")
         }

@@ -107,8 +107,8 @@ public struct SyncSession: Sendable {
     /// in batches of at most 500 documents and 9 MiB. A write someone else's came before is
     /// refused and counted in `merged`, not sent: the caller pulls, which merges it, and sends again.
     func send(_ local: [DocumentKey: String]) async throws(SyncError) -> PushReport {
-        var bases = try state.bases()
-        let unacknowledged = try state.unacknowledgedWrites()
+        var bases = try await state.bases()
+        let unacknowledged = try await state.unacknowledgedWrites()
         var report = PushReport(documents: local)
         var (pending, staleCopies) = Self.writes(for: local, bases: bases)
         if !staleCopies.isEmpty {
@@ -134,7 +134,7 @@ public struct SyncSession: Sendable {
             guard round <= 10 else { throw .store("documents kept changing in the store while merging; try again") }
             var retry: [DocumentWrite] = []
             for batch in Self.batches(pending) {
-                let note = try state.notePending(batch)
+                let note = try await state.notePending(batch)
                 let outcomes = try await store.push(user: user, tree: tree, batch)
                 report.batches += 1
                 var recorded: [(DocumentKey, LocalSyncState.Base)] = []
@@ -165,13 +165,13 @@ public struct SyncSession: Sendable {
                     }
                 }
                 // After the store committed: a crash before this line only makes the next push find the batch `unchanged`.
-                try state.record(recorded, settling: note, acknowledging: acknowledged)
+                try await state.record(recorded, settling: note, acknowledging: acknowledged)
                 done += batch.count
                 progress?(min(done, total), total)
             }
             pending = retry
         }
-        if !unacknowledged.isEmpty { try state.settleAllPending() }
+        if !unacknowledged.isEmpty { try await state.settleAllPending() }
         return report
     }
 
@@ -203,11 +203,11 @@ public struct SyncSession: Sendable {
         var report = PullReport()
         // What each pulled document was before this pull, and what it is now; only these can change.
         var changes: [DocumentKey: (before: LocalSyncState.Base?, after: LocalSyncState.Base)] = [:]
-        let unacknowledged = try state.unacknowledgedWrites()
-        let acknowledged = try state.acknowledged()
+        let unacknowledged = try await state.unacknowledgedWrites()
+        let acknowledged = try await state.acknowledged()
         while true {
-            let page = try await store.pull(user: user, tree: tree, after: try state.checkpoint(), limit: pageSize)
-            if page.isEmpty, report.pulled == 0, acknowledged > 0, try state.checkpoint() >= acknowledged {
+            let page = try await store.pull(user: user, tree: tree, after: try await state.checkpoint(), limit: pageSize)
+            if page.isEmpty, report.pulled == 0, acknowledged > 0, try await state.checkpoint() >= acknowledged {
                 // Nothing after the checkpoint: the change at it must still be there (only a later
                 // change of that document moves it past the checkpoint). Else the store lost what
                 // it acknowledged: restored from an older backup, or deleted.
@@ -216,7 +216,7 @@ public struct SyncSession: Sendable {
                 }
             }
             if local != nil {
-                let prior = try state.bases(for: page.map(\.key).filter { changes[$0] == nil })
+                let prior = try await state.bases(for: page.map(\.key).filter { changes[$0] == nil })
                 for document in page {
                     let after = LocalSyncState.Base(body: document.body, version: document.version, isDeleted: document.isDeleted)
                     // This device's own write whose reply was lost: what it wrote is what it had seen.
@@ -224,7 +224,7 @@ public struct SyncSession: Sendable {
                     changes[document.key] = (own ? after : changes[document.key].map(\.before) ?? prior[document.key], after)
                 }
             }
-            try state.recordPage(page)
+            try await state.recordPage(page)
             report.pulled += page.count
             if !page.isEmpty { report.pages += 1 }
             if !page.isEmpty { progress?(report.pulled, nil) }
@@ -232,11 +232,11 @@ public struct SyncSession: Sendable {
         }
         // Every change the store acknowledged comes back in a pull (itself or a later change of its
         // document): a store that stops short of one lost it.
-        if try state.checkpoint() < acknowledged { throw .storeBehind(acknowledged: acknowledged) }
+        if try await state.checkpoint() < acknowledged { throw .storeBehind(acknowledged: acknowledged) }
         // The store's versions of anything sent unacknowledged are this device's bases now.
-        if !unacknowledged.isEmpty { try state.settleAllPending() }
+        if !unacknowledged.isEmpty { try await state.settleAllPending() }
         guard let local else {
-            report.documents = try state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
+            report.documents = try await state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
             return report
         }
         // Documents the store did not change stay as they are here, local edits included.
@@ -260,9 +260,9 @@ public struct SyncSession: Sendable {
             report.conflicts += result.conflicts
             merged[key] = result.body
         }
-        report.revived = try revivingNamedMembers(in: &merged, local: local, changed: changes.keys)
+        report.revived = try await revivingNamedMembers(in: &merged, local: local, changed: changes.keys)
         if changes.keys.contains(where: { $0.collection == .crossBloodlineConnections }) {
-            try droppingRepeatedLinks(in: &merged)
+            try await droppingRepeatedLinks(in: &merged)
         }
         // Only records that join people (families, links, seed-shaped members) can break the tree
         // together; most pulls bring none, and a member's own fields are checked where they were edited.
@@ -270,9 +270,9 @@ public struct SyncSession: Sendable {
             let joining = local.filter { key, body in
                 merged[key] != nil && (Self.joinsPeople(key) || Self.namesRelatives(body))
             }
-            report.conflicts += settingAsideEditsThatBreakTheTree(in: &merged, local: joining, bases: try state.bases(for: Array(joining.keys)))
+            report.conflicts += settingAsideEditsThatBreakTheTree(in: &merged, local: joining, bases: try await state.bases(for: Array(joining.keys)))
         }
-        try state.addConflicts(report.conflicts)
+        try await state.addConflicts(report.conflicts)
         report.documents = merged
         return report
     }
@@ -282,7 +282,7 @@ public struct SyncSession: Sendable {
     /// Their body is the local copy, or the one the store's tombstone keeps. Returns their ids.
     private func revivingNamedMembers(
         in merged: inout [DocumentKey: String], local: [DocumentKey: String], changed: some Collection<DocumentKey>
-    ) throws(SyncError) -> [String] {
+    ) async throws(SyncError) -> [String] {
         // Only a member this merge dropped, or a reference a pulled document brought, can dangle:
         // the rest of the tree was whole before, and the merge changes only what the pull brought.
         let dropped = changed.contains { $0.collection == .familyTree && local[$0] != nil && merged[$0] == nil }
@@ -290,7 +290,7 @@ public struct SyncSession: Sendable {
         let missing = named.filter { merged[DocumentKey(.familyTree, $0)] == nil }
         guard !missing.isEmpty else { return [] }
         let keys = missing.sorted().map { DocumentKey(.familyTree, $0) }
-        let known = try state.bases(for: keys)
+        let known = try await state.bases(for: keys)
         var revived: [String] = []
         for key in keys {
             guard let body = local[key] ?? known[key]?.body else { continue }
@@ -373,7 +373,7 @@ public struct SyncSession: Sendable {
 
     /// Drops a link made here that repeats one the store already has (two relatives linked the
     /// same child to the same parent, each with an id of their own): the same fact, kept once.
-    private func droppingRepeatedLinks(in merged: inout [DocumentKey: String]) throws(SyncError) {
+    private func droppingRepeatedLinks(in merged: inout [DocumentKey: String]) async throws(SyncError) {
         var byEnds: [String: [DocumentKey]] = [:]
         for (key, body) in merged where key.collection == .crossBloodlineConnections {
             guard let record = try? JSONParser.parse(body).root, let child = record["fromChild"]?.stringValue,
@@ -382,7 +382,7 @@ public struct SyncSession: Sendable {
         }
         let repeated = byEnds.values.filter { $0.count > 1 }
         guard !repeated.isEmpty else { return }
-        let inStore = try state.bases(for: repeated.flatMap { $0 }).filter { !$0.value.isDeleted }
+        let inStore = try await state.bases(for: repeated.flatMap { $0 }).filter { !$0.value.isDeleted }
         for keys in repeated where keys.contains(where: { inStore[$0] != nil }) {
             for key in keys where inStore[key] == nil { merged[key] = nil }
         }
@@ -425,7 +425,7 @@ public struct SyncSession: Sendable {
     /// writes every local document that differs (and a tombstone for each one the file no longer
     /// has). This device's tree wins over the store's older copy.
     public func resend(_ local: [DocumentKey: String]) async throws(SyncError) -> PushReport {
-        try state.reset()
+        try await state.reset()
         _ = try await pull(merging: nil)
         var report = try await send(local)
         guard report.merged == 0 else { throw .store("the store changed while it was being repaired; push again") }
@@ -434,8 +434,8 @@ public struct SyncSession: Sendable {
     }
 
     /// Local changes a push would send: documents added or edited, and documents deleted.
-    public func pendingChanges(_ local: [DocumentKey: String]) throws(SyncError) -> (changed: Int, deleted: Int) {
-        let writes = Self.writes(for: local, bases: try state.bases()).writes
+    public func pendingChanges(_ local: [DocumentKey: String]) async throws(SyncError) -> (changed: Int, deleted: Int) {
+        let writes = Self.writes(for: local, bases: try await state.bases()).writes
         let deleted = writes.count(where: \.isDeleted)
         return (writes.count - deleted, deleted)
     }

@@ -281,16 +281,16 @@ struct SyncStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try tree.map { try options.target(for: $0) }
             ?? SyncTarget(user: options.user, tree: options.tree, storeURL: options.storeURL, isDefaultStore: options.store == nil)
-        try await target.withSession { session in try status(of: target, session: session) }
+        try await target.withSession { session in try await status(of: target, session: session) }
     }
 
-    private func status(of target: SyncTarget, session: SyncSession) throws {
-        var lines = ["store: \(SyncDevice.withoutPassword(target.storeURL))", "user: \(target.user)", "tree: \(target.tree)", "pulled up to change \(try session.state.checkpoint())"]
+    private func status(of target: SyncTarget, session: SyncSession) async throws {
+        var lines = ["store: \(SyncDevice.withoutPassword(target.storeURL))", "user: \(target.user)", "tree: \(target.tree)", "pulled up to change \(try await session.state.checkpoint())"]
         if let tree {
-            let pending = try session.pendingChanges(try SyncTree.documents(of: tree))
+            let pending = try await session.pendingChanges(try SyncTree.documents(of: tree))
             lines.append("to push: \(pending.changed) changed, \(pending.deleted) deleted")
         }
-        let open = try session.state.conflicts().filter { !$0.isRestored }.count
+        let open = try await session.state.conflicts().filter { !$0.isRestored }.count
         lines.append("conflicts: \(open)")
         Console.say(lines.joined(separator: "\n") + "\n")
     }
@@ -323,7 +323,7 @@ struct SyncConflictsCommand: AsyncParsableCommand {
     }
 
     private func conflicts(of target: SyncTarget, session: SyncSession) async throws {
-        let conflicts = try session.state.conflicts()
+        let conflicts = try await session.state.conflicts()
         guard let restore else {
             try await list(conflicts, session: session, target: target)
             return
@@ -334,7 +334,7 @@ struct SyncConflictsCommand: AsyncParsableCommand {
             let documents = try stored.conflict.restoring(into: try SyncTree.documents(of: tree))
             try SyncTree.write(documents, to: tree)
         }
-        try session.state.markRestored(restore)
+        try await session.state.markRestored(restore)
         Console.error("restored #\(restore) into \(tree); push to send it")
     }
 
@@ -344,7 +344,7 @@ struct SyncConflictsCommand: AsyncParsableCommand {
             return
         }
         // Names from the file when given, else from what this device last saw.
-        var documents = try session.state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
+        var documents = try await session.state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
         if let into { documents.merge(try SyncTree.documents(of: into)) { _, file in file } }
         // Who wrote the kept value: the tree's log, when this role may read it.
         let store = session.store as? any SharedTreeStore

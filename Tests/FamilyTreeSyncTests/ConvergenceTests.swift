@@ -72,8 +72,8 @@ final class FlakyStore: DocumentStore, @unchecked Sendable {
         var scenario = try await Scenario(kind: kind, seed: 0, script: true)
         let (owner, helper) = (0, 1)
         try await scenario.pull(helper)
-        try scenario.apply(owner, .deleteMember("d", withReferences: true))
-        try scenario.apply(helper, .marry("d", "e"))
+        try await scenario.apply(owner, .deleteMember("d", withReferences: true))
+        try await scenario.apply(helper, .marry("d", "e"))
         try await scenario.push(owner)
         try await scenario.push(helper)
         try await scenario.pull(owner)
@@ -190,7 +190,7 @@ struct Scenario {
             steps += 1
             let device = Int.random(in: 0..<devices.count, using: &random)
             switch Int.random(in: 0..<10, using: &random) {
-            case 0...4: randomEdit(device)
+            case 0...4: await randomEdit(device)
             case 5...7: try await push(device)
             default: try await pull(device)
             }
@@ -205,7 +205,7 @@ struct Scenario {
     }
 
     /// Applies `edit` on `device` as a person would with the CLI: refused edits change nothing.
-    mutating func apply(_ device: Int, _ edit: TreeEdit, setting field: (String, JSONValue?)? = nil) throws {
+    mutating func apply(_ device: Int, _ edit: TreeEdit, setting field: (String, JSONValue?)? = nil) async throws {
         let before = devices[device].file
         do {
             try devices[device].file.apply(edit)
@@ -218,7 +218,7 @@ struct Scenario {
         let saw = devices[device].known
         devices[device].known.insert(serial)
         let number = serial
-        func record(_ change: Change) {
+        func record(_ change: Change) async {
             // A field set to the value it had changes nothing, and is no edit to keep.
             if case .field(let member, let field, let value) = change,
                let old = before.root["members"]?.arrayValue?.first(where: { $0["id"]?.stringValue == member }), old[field] == value {
@@ -227,7 +227,7 @@ struct Scenario {
             // Nor is a field set back to the value this device last synced: a three-way merge sees
             // the document, not the steps, so that is no change of the device's.
             if case .field(let member, let field, let value) = change,
-               let synced = try? devices[device].session.state.bases(for: [DocumentKey(.familyTree, member)]).values.first,
+               let synced = try? await devices[device].session.state.bases(for: [DocumentKey(.familyTree, member)]).values.first,
                !synced.isDeleted, (try? JSONParser.parse(synced.body).root)?[field] == value {
                 edits.append(Edit(serial: number, device: device, change: .field(member: member, field: field, value: value), saw: saw, isRevert: true))
                 return
@@ -235,20 +235,20 @@ struct Scenario {
             edits.append(Edit(serial: number, device: device, change: change, saw: saw))
         }
         switch edit {
-        case .addMember(let member, _, let union, _): record(.added(member: member.id, union: union))
+        case .addMember(let member, _, let union, _): await record(.added(member: member.id, union: union))
         case .editMember(let id, _):
-            if let (name, value) = field { record(.field(member: id, field: name, value: value)) }
-        case .marry(let first, let second, _, _): record(.married(first, second))
-        case .link(let connection): record(.linked(connection.id, from: connection.fromChild, to: connection.toNewParent))
-        case .setRemoved(let id, let removed): record(.field(member: id, field: "removed", value: removed ? .bool(true) : nil))
-        case .deleteMember(let id, _): record(.deleted(id))
+            if let (name, value) = field { await record(.field(member: id, field: name, value: value)) }
+        case .marry(let first, let second, _, _): await record(.married(first, second))
+        case .link(let connection): await record(.linked(connection.id, from: connection.fromChild, to: connection.toNewParent))
+        case .setRemoved(let id, let removed): await record(.field(member: id, field: "removed", value: removed ? .bool(true) : nil))
+        case .deleteMember(let id, _): await record(.deleted(id))
         default: break
         }
         // Every file validates after every step (the edit itself refuses what would not).
         _ = devices[device].file.graph
     }
 
-    mutating func randomEdit(_ device: Int) {
+    mutating func randomEdit(_ device: Int) async {
         let role = devices[device].role
         guard role >= .helper || Int.random(in: 0..<4, using: &random) == 0 else { return }
         let graph = devices[device].file.graph
@@ -277,7 +277,7 @@ struct Scenario {
                 changes.birthday = .set(PartialDate(year)!)
                 set = ("birthday", .string(year))
             }
-            try? apply(device, .editMember(someone, changes), setting: set)
+            try? await apply(device, .editMember(someone, changes), setting: set)
             return
         case 5:
             guard let other = members.randomElement(using: &random), other != someone else { return }
@@ -295,7 +295,7 @@ struct Scenario {
             guard role >= .helper, !["a", "b"].contains(someone) else { return }
             edit = .deleteMember(someone, withReferences: true)
         }
-        try? apply(device, edit)
+        try? await apply(device, edit)
     }
 
     mutating func pull(_ device: Int) async throws {
@@ -383,7 +383,7 @@ struct Scenario {
         // The helper or viewer takes the refusal and starts again from what the device last saw: every edit
         // of theirs the store does not have is given up.
         devices[device].known.formUnion(storeKnows)
-        let documents = try devices[device].session.state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
+        let documents = try await devices[device].session.state.bases().compactMapValues { $0.isDeleted ? nil : $0.body }
         take(documents, on: device, after: "refused push")
         for edit in edits where edit.device == device && !storeKnows.contains(edit.serial) { discarded.insert(edit.serial) }
     }
@@ -426,7 +426,7 @@ struct Scenario {
             return nil
         })
         var conflicts: [MergeConflict] = []
-        for device in devices { conflicts += try device.session.state.conflicts().map(\.conflict) }
+        for device in devices { conflicts += try await device.session.state.conflicts().map(\.conflict) }
         // Edits that broke the tree together with another were set aside whole, as conflicts.
         func setAside(_ key: DocumentKey) -> Bool { conflicts.contains { $0.key == key && $0.path.components.isEmpty } }
         func setAsideUnion(of first: String, _ second: String) -> Bool {

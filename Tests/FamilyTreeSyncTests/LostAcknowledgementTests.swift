@@ -55,7 +55,7 @@ final class ReplyLosingStore: DocumentStore, @unchecked Sendable {
         device.edit("heinrich", "notes", "edit-2")
         let report = try await device.push()
         #expect(report.conflicts.isEmpty)
-        #expect(try device.session.state.conflicts().isEmpty)
+        #expect(try await device.session.state.conflicts().isEmpty)
         #expect(device.field("heinrich", "notes") == "edit-2")
         #expect(try await storedNotes(store, fixture) == "edit-2")
         // Settled: the next push sends nothing.
@@ -72,7 +72,7 @@ final class ReplyLosingStore: DocumentStore, @unchecked Sendable {
         #expect(device.field("heinrich", "notes") == "edit-2")
         _ = try await device.push()
         #expect(try await storedNotes(store, fixture) == "edit-2")
-        #expect(try device.session.state.conflicts().isEmpty)
+        #expect(try await device.session.state.conflicts().isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -96,7 +96,7 @@ struct Device {
             #expect(early.field("ada", "notes") == "Analyst")
             #expect(early.field("ada", "nickname") == (firstWins ? "Countess" : "Enchantress"))
             // The value that lost is kept for the user on the device that wrote it.
-            let conflicts = try late.session.state.conflicts()
+            let conflicts = try await late.session.state.conflicts()
             #expect(conflicts.map(\.conflict.localValue) == [firstWins ? "\"Enchantress\"" : "\"Countess\""])
         }
     }
@@ -180,7 +180,7 @@ struct Device {
         var interrupted = try await Device(fixture, store: FailingStore(base: store, pagesBeforeFailure: 2))
         interrupted.session.pageSize = 100
         await #expect(throws: SyncError.self) { _ = try await interrupted.pull() }
-        #expect(try interrupted.session.state.checkpoint() == 200, "two pages recorded, with their checkpoint")
+        #expect(try await interrupted.session.state.checkpoint() == 200, "two pages recorded, with their checkpoint")
         // The interrupted pull wrote no tree, so the resumed one has none to merge.
         var resumed = try SyncSession(store: store, state: interrupted.session.state, user: fixture.uid("alice"))
         resumed.pageSize = 100
@@ -188,7 +188,7 @@ struct Device {
         #expect(report.pulled == wholeReport.pulled - 200)
         #expect(report.documents == wholeReport.documents, "the same state as the uninterrupted pull")
         #expect(report.documents.count == 449)
-        #expect(try resumed.state.checkpoint() == whole.session.state.checkpoint())
+        #expect(try await resumed.state.checkpoint() == whole.session.state.checkpoint())
     }
 }
 

@@ -64,6 +64,23 @@ struct FieldReader<Node: JSONNode> {
 
     mutating func absorb(_ other: FieldReader) { problems += other.problems }
 
+    /// Records a problem with `key` of this object.
+    mutating func report(_ message: String, at key: String) {
+        problems.append(TreeProblem(.invalidField, message, at: location.appending(key)))
+    }
+
+    /// Where `key` of this object stands.
+    func locationOf(_ key: String) -> TreeLocation { location.appending(key) }
+
+    /// A number's literal, or a string's text (a number written as a string).
+    mutating func numeral(_ key: String) -> String? {
+        guard let value = value(key) else { return nil }
+        if let literal = value.numberLiteral { return literal }
+        if let text = value.stringValue { return text }
+        wrongType(key, expected: "a number", found: value)
+        return nil
+    }
+
     /// A non-empty id string (numbers are accepted and kept as their text).
     mutating func id(_ key: String, required: Bool = true) -> String? {
         guard let value = value(key) else {

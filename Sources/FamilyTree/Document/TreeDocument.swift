@@ -9,6 +9,11 @@ public struct TreeDocument: Sendable {
     public var unions: [Union]
     /// Cross-bloodline connections in file order.
     public var crossBloodlineConnections: [CrossBloodlineConnection]
+    /// The sources that members' and unions' citations name.
+    public var sources: [Source] = []
+    /// What the genealogy file the tree came from held besides people, families and sources,
+    /// kept to be written back (`nil` for a tree that never was one).
+    public var genealogyFile: GenealogyFile?
     /// Problems found while reading fields.
     public var problems: [TreeProblem]
 
@@ -70,6 +75,8 @@ extension TreeDocument {
         let removed = Set(members.lazy.filter(\.isRemoved).map(\.id))
         var kept = TreeDocument(members: [], unions: [], crossBloodlineConnections: [])
         kept.problems = problems
+        kept.sources = sources
+        kept.genealogyFile = genealogyFile
         for (index, member) in members.enumerated() where !removed.contains(member.id) {
             kept.members.append(member)
             if index < memberLocations.count { kept.memberLocations.append(memberLocations[index]) }

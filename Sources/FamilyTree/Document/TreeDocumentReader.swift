@@ -38,11 +38,19 @@ private struct RecordReader<Node: JSONNode> {
     static func read(root: Node, elementLines: [String: [Int]], duplicateKeys: [JSONDocument.DuplicateKey]) -> TreeDocument {
         var reader = RecordReader(elementLines: elementLines)
         reader.readRoot(root, duplicateKeys: duplicateKeys)
-        return TreeDocument(
+        var document = TreeDocument(
             members: reader.members, unions: reader.unions, crossBloodlineConnections: reader.connections,
             problems: reader.problems, memberLocations: reader.memberLocations, unionLocations: reader.unionLocations,
             connectionLocations: reader.connectionLocations
         )
+        // A genealogy file's sources and kept records, when the tree came from one.
+        if root.isObject {
+            var fields = FieldReader(root, at: TreeLocation(path: ""))
+            document.sources = fields.sources()
+            document.genealogyFile = fields.genealogyFile()
+            document.problems += fields.problems
+        }
+        return document
     }
 
     private mutating func report(_ message: String, at location: TreeLocation, ids: [String] = []) {
@@ -178,6 +186,9 @@ private struct RecordReader<Node: JSONNode> {
         sortable.suffix = fields.string("suffix")
         sortable.deathPhrase = fields.string("deathPhrase")
         sortable.isRemoved = fields.bool("removed") ?? false
+        sortable.events = fields.events()
+        sortable.citations = fields.citations()
+        sortable.recorded = fields.recorded()
         if var contact = fields.object("contact") {
             if let uid = contact.id("uid") {
                 sortable.contact = ContactDetails(
@@ -302,6 +313,9 @@ private struct RecordReader<Node: JSONNode> {
         var union = Union(id: id, partners: partners, marriage: fields.date("marriage"), divorce: fields.date("divorce"), children: children)
         union.marriagePhrase = fields.string("marriagePhrase")
         union.divorcePhrase = fields.string("divorcePhrase")
+        union.events = fields.events()
+        union.citations = fields.citations()
+        union.recorded = fields.recorded()
         problems += fields.problems
         unions.append(union)
         unionLocations.append(location)

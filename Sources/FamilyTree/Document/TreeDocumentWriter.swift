@@ -3,13 +3,16 @@ extension TreeDocument {
     ///
     /// Absent fields are left out; unions carry children as ids, or as `{"id", "kind"}` when not birth children.
     public var jsonValue: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "members": .array(members.map(Self.json(for:))),
             "unions": .array(unions.map(Self.json(for:))),
             "crossBloodlineConnections": .array(crossBloodlineConnections.map {
                 .object(["id": .string($0.id), "fromChild": .string($0.fromChild), "toNewParent": .string($0.toNewParent)])
             }),
-        ])
+        ]
+        if !sources.isEmpty { fields["sources"] = .array(sources.map(\.jsonValue)) }
+        if let genealogyFile { fields["gedcom"] = genealogyFile.jsonValue }
+        return .object(fields)
     }
 
     static func json(for member: Member) -> JSONValue {
@@ -25,6 +28,7 @@ extension TreeDocument {
         if member.isMarriedIntoFamily { fields["isMarriedIntoFamily"] = .bool(true) }
         if member.isRemoved { fields["removed"] = .bool(true) }
         if let contact = member.contact { fields["contact"] = json(for: contact) }
+        GenealogyJSON.add(events: member.events, citations: member.citations, recorded: member.recorded, to: &fields)
         return .object(fields)
     }
 
@@ -50,6 +54,7 @@ extension TreeDocument {
         if let divorce = union.divorce { fields["divorce"] = .string(divorce.description) }
         if let phrase = union.marriagePhrase { fields["marriagePhrase"] = .string(phrase) }
         if let phrase = union.divorcePhrase { fields["divorcePhrase"] = .string(phrase) }
+        GenealogyJSON.add(events: union.events, citations: union.citations, recorded: union.recorded, to: &fields)
         return .object(fields)
     }
 }
@@ -57,7 +62,10 @@ extension TreeDocument {
 extension FamilyGraph {
     /// The graph as a document (children in sibling order), for writing back to tree.json.
     public var document: TreeDocument {
-        TreeDocument(members: members, unions: unions, crossBloodlineConnections: crossBloodlineConnections)
+        var document = TreeDocument(members: members, unions: unions, crossBloodlineConnections: crossBloodlineConnections)
+        document.sources = sources
+        document.genealogyFile = genealogyFile
+        return document
     }
 }
 

@@ -7,6 +7,10 @@ public struct FamilyGraph: Sendable {
     public let unions: [Union]
     /// The cross-bloodline connections, in file order.
     public let crossBloodlineConnections: [CrossBloodlineConnection]
+    /// The sources that citations name.
+    public let sources: [Source]
+    /// What the genealogy file the tree came from held besides people, families and sources.
+    public let genealogyFile: GenealogyFile?
     /// The same graph as indices.
     package let topology: Topology
     /// Where each member stands in the source file (empty for a graph built in code).
@@ -22,6 +26,8 @@ public struct FamilyGraph: Sendable {
         memberLocations = document.memberLocations
         unions = checked.unions
         crossBloodlineConnections = document.crossBloodlineConnections
+        sources = document.sources
+        genealogyFile = document.genealogyFile
         topology = checked.topology
         indexByID = checked.indexByID
     }

@@ -57,6 +57,7 @@ extension FamilyGraph {
             crossBloodlineConnections: crossBloodlineConnections.filter { keptIDs.contains($0.fromChild) && keptIDs.contains($0.toNewParent) }
         )
         document.memberLocations = members.indices.filter { keep[$0] }.map(location(ofMemberAt:))
+        document.sources = sources
         // A subgraph of a valid graph is valid.
         return try! FamilyGraph(document: document)
     }

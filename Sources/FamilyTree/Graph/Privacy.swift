@@ -50,7 +50,8 @@ public enum PrivateNames: String, Sendable, Hashable, CaseIterable {
 
 extension FamilyGraph {
     /// The tree with every living person reduced to "Living" (and their surname, if kept): no
-    /// other names, dates, sex, box colour, photo, notes or contact details, and an id that says nothing
+    /// other names, dates, sex, box colour, photo, notes, events, places, sources or contact
+    /// details, and an id that says nothing
     /// (`living-1`, ...). Unions with a living partner lose their dates and get plain ids too. The
     /// structure (who is whose child and partner) stays, so the chart keeps its shape.
     public func privatizingLiving(_ living: [Bool], names: PrivateNames = .surname) -> (graph: FamilyGraph, privateIDs: Set<Member.ID>) {
@@ -89,6 +90,9 @@ extension FamilyGraph {
                 copy.divorce = nil
                 copy.marriagePhrase = nil
                 copy.divorcePhrase = nil
+                copy.events = []
+                copy.citations = []
+                copy.recorded = []
             }
             return copy
         }
@@ -99,7 +103,10 @@ extension FamilyGraph {
             return CrossBloodlineConnection(id: id, fromChild: mapped(connection.fromChild), toNewParent: mapped(connection.toNewParent))
         }
         // The same structure with other ids and fewer fields is valid as before.
-        let graph = try! FamilyGraph(document: TreeDocument(members: newMembers, unions: newUnions, crossBloodlineConnections: newConnections))
+        var document = TreeDocument(members: newMembers, unions: newUnions, crossBloodlineConnections: newConnections)
+        document.sources = sources
+        document.genealogyFile = genealogyFile
+        let graph = try! FamilyGraph(document: document)
         return (graph, Set(newID.values))
     }
 }

@@ -13,7 +13,7 @@ public struct TreeLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The location of a field inside this record, on the record's line.
     public func appending(_ component: String) -> TreeLocation {
-        TreeLocation(path: component.hasPrefix("[") ? path + component : path + "." + component, line: line)
+        TreeLocation(path: path.isEmpty ? component : component.hasPrefix("[") ? path + component : path + "." + component, line: line)
     }
 
     public var description: String { line.map { "\(path) (line \($0))" } ?? path }

@@ -64,6 +64,24 @@ public struct Member: Sendable, Hashable, Identifiable {
         get { self[rarelySet: \.contact] }
         set { self[rarelySet: \.contact] = newValue }
     }
+    /// What happened in the member's life and the facts about them (burial, residence, occupation,
+    /// ...), each with date, place, notes and sources; the first birth and death take their dates
+    /// from `birthday` and `deathDate`.
+    public var events: [LifeEvent] {
+        get { self[rarelySet: \.events] ?? [] }
+        set { self[rarelySet: \.events] = newValue.isEmpty ? nil : newValue }
+    }
+    /// Sources for the person as a whole.
+    public var citations: [Citation] {
+        get { self[rarelySet: \.citations] ?? [] }
+        set { self[rarelySet: \.citations] = newValue.isEmpty ? nil : newValue }
+    }
+    /// What the genealogy file the member came from said that familytree does not model, kept as
+    /// written to be exported again (`_UID`, other names, media, LDS ordinances, ...).
+    public var recorded: [RecordedStructure] {
+        get { self[rarelySet: \.recorded] ?? [] }
+        set { self[rarelySet: \.recorded] = newValue.isEmpty ? nil : newValue }
+    }
     /// Soft-deleted: the member's contact card disappeared. Kept in the file, hidden from charts,
     /// restored when the card comes back (or by deleting the flag).
     public var isRemoved: Bool = false
@@ -142,6 +160,9 @@ private final class RarelySet: Sendable, Hashable {
         var deathPhrase: String?
         var contact: ContactDetails?
         var suffix: String?
+        var events: [LifeEvent]?
+        var citations: [Citation]?
+        var recorded: [RecordedStructure]?
     }
 
     let values: Values

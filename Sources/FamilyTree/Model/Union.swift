@@ -20,6 +20,14 @@ public struct Union: Sendable, Hashable, Identifiable {
     public var divorcePhrase: String?
     /// The children; in a `FamilyGraph`, in sibling order.
     public var children: [ChildLink]
+    /// What happened to the family (engagement, marriage banns, residence, ...), each with date,
+    /// place, notes and sources; the first marriage and divorce take their dates from `marriage`
+    /// and `divorce`.
+    public var events: [LifeEvent] = []
+    /// Sources for the family as a whole.
+    public var citations: [Citation] = []
+    /// What the genealogy file said of the family that familytree does not model, kept as written.
+    public var recorded: [RecordedStructure] = []
 
     /// A union of `partners` (one or two) with its children in the order given.
     public init(id: ID, partners: [Member.ID], marriage: PartialDate? = nil, divorce: PartialDate? = nil, children: [ChildLink] = []) {

@@ -1,7 +1,9 @@
 import FamilyTree
 
-/// Writes a family as GEDCOM 7.0 (or 5.5.1): individuals with names, sex, birth and death dates,
-/// families with partners, children in sibling order, child kinds, marriage and divorce dates.
+/// Writes a family as GEDCOM 7.0 (or 5.5.1): individuals with names, sex, events (birth and death
+/// dates from the member), notes and citations; families with partners, children in sibling
+/// order, child kinds, events and citations; source records; and everything an imported file held
+/// that familytree does not model, as it was written (see `RecordedStructure`).
 ///
 /// Ids that are not valid GEDCOM xrefs (UUIDs, lower case) become `I1`, `F1`, ... and the original id
 /// is kept in an `_FTID` extension, so an import gives the same ids back. Dates without a year are
@@ -30,10 +32,17 @@ public struct GEDCOMExport: Sendable {
         var lines: [String] = ["0 HEAD", "1 GEDC", "2 VERS \(version.rawValue)"]
         if version == .v551 { lines += ["2 FORM LINEAGE-LINKED", "1 CHAR UTF-8"] }
         lines += ["1 SOUR familytree", "2 NAME familytree"]
-        // 5.5.1 requires a submitter.
-        if version == .v551 { lines.append("1 SUBM @SUBMITTER@") }
+        let kept = graph.genealogyFile ?? GenealogyFile()
+        var writer = StructureWriter(export: self, origin: kept.version)
+        for structure in kept.header { lines += writer.lines(structure, level: 1) }
+        // 5.5.1 requires a submitter: the file's own, or one of ours.
+        let needsSubmitter = version == .v551 && !kept.header.contains { $0.tag == "SUBM" }
+        if needsSubmitter { lines.append("1 SUBM @SUBMITTER@") }
         let memberXref = xrefs(graph.members.map(\.id), prefix: "I")
         let unionXref = xrefs(graph.unions.map(\.id), prefix: "F")
+        let sourceXref = Dictionary(zip(graph.sources.map(\.id), xrefs(graph.sources.map(\.id), prefix: "S")), uniquingKeysWith: { first, _ in first })
+        writer.sourceXref = sourceXref
+        let keptPointers = Set(kept.records.compactMap { $0.xref.map { "@\($0)@" } })
         for (index, member) in graph.members.enumerated() {
             lines.append("0 @\(memberXref[index])@ INDI")
             if privateMembers.contains(member.id) { lines.append(restriction) }
@@ -41,41 +50,80 @@ public struct GEDCOMExport: Sendable {
             let given = [member.firstName, member.middleName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
             let suffix = member.suffix.map { " " + escaped($0) } ?? ""
             lines.append("1 NAME \(escaped(given)) /\(escaped(member.lastName ?? ""))/\(suffix)".replacing("  ", with: " "))
-            if !given.isEmpty { lines.append("2 GIVN \(escaped(given))") }
-            if let last = member.lastName, !last.isEmpty { lines.append("2 SURN \(escaped(last))") }
+            var recorded = KeptStructures(member.recorded, isRecordLevel: true)
+            // The name's parts as the file wrote them (GEDCOM lists names with commas) while they
+            // still name the member; the name's other kept parts after them.
+            var nameParts = recorded.complement("NAME")
+            func part(_ tag: String, _ value: String) -> [String] {
+                guard !value.isEmpty else { return [] }
+                if let index = nameParts?.children.firstIndex(where: { $0.tag == tag }) {
+                    let kept = nameParts!.children.remove(at: index)
+                    if let written = kept.value, kept.children.isEmpty, Self.sameNames(written, value) { return text(tag, written, level: 2) }
+                }
+                return ["2 \(tag) \(escaped(value))"]
+            }
+            lines += part("GIVN", given)
+            lines += part("SURN", member.lastName ?? "")
             if let suffix = member.suffix, !suffix.isEmpty { lines.append("2 NSFX \(escaped(suffix))") }
             if let nickname = member.nickname, !nickname.isEmpty { lines.append("2 NICK \(escaped(nickname))") }
+            lines += writer.children(of: nameParts, level: 2)
             if let sex = member.sex {
-                switch sex {
-                case .male: lines.append("1 SEX M")
-                case .female: lines.append("1 SEX F")
-                case .other: lines.append(version == .v7 ? "1 SEX X" : "1 SEX U")
-                case .unknown: lines.append("1 SEX U")
+                // As the file wrote it ("MALE", an X in 5.5.1) while it still says the same.
+                let written = recorded.complement(anyValue: "SEX")
+                if let raw = written?.value, GEDCOMTreeBuilder.sex(fromGEDCOM: raw) == sex {
+                    lines.append("1 SEX \(escaped(raw))".trimmingSpaces)
+                } else {
+                    switch sex {
+                    case .male: lines.append("1 SEX M")
+                    case .female: lines.append("1 SEX F")
+                    case .other: lines.append(version == .v7 ? "1 SEX X" : "1 SEX U")
+                    case .unknown: lines.append("1 SEX U")
+                    }
                 }
+                lines += writer.children(of: written, level: 2)
             }
-            if member.birthday != nil || member.birthPhrase != nil || (member.sortDate != nil && version == .v7) {
-                lines.append("1 BIRT")
-                if let birthday = member.birthday { lines += date(birthday, level: 2) } else if let phrase = member.birthPhrase { lines += datePhrase(phrase, level: 2) }
+            // The first birth and death take their dates from the member; without an event of
+            // their own, they are written first.
+            let birthEvent = member.events.firstIndex { $0.kind == .birth && $0.date == nil && $0.datePhrase == nil }
+            let deathEvent = member.events.firstIndex { $0.kind == .death && $0.date == nil && $0.datePhrase == nil }
+            func birth(_ event: LifeEvent?) -> [String] {
+                var dates: [String] = []
+                if let birthday = member.birthday { dates += date(birthday, level: 2) } else if let phrase = member.birthPhrase { dates += writer.eventDate(phrase, level: 2) }
                 // 5.5.1 has no sort date.
-                if let sortDate = member.sortDate, version == .v7 { lines += date(sortDate, level: 2).map { $0.replacing(" DATE", with: " SDATE") } }
+                if let sortDate = member.sortDate, version == .v7 { dates += date(sortDate, level: 2).map { $0.replacing(" DATE", with: " SDATE") } }
+                return writer.event(event ?? LifeEvent(.birth), level: 1, dateLines: dates)
             }
-            if let death = member.deathDate {
-                lines += ["1 DEAT"] + date(death, level: 2)
-            } else if let phrase = member.deathPhrase {
-                lines += ["1 DEAT"] + datePhrase(phrase, level: 2)
+            func death(_ event: LifeEvent?) -> [String] {
+                let dates = member.deathDate.map { date($0, level: 2) } ?? member.deathPhrase.map { writer.eventDate($0, level: 2) } ?? []
+                return writer.event(event ?? LifeEvent(.death), level: 1, dateLines: dates)
+            }
+            if birthEvent == nil, member.birthday != nil || member.birthPhrase != nil || (member.sortDate != nil && version == .v7) { lines += birth(nil) }
+            if deathEvent == nil, member.deathDate != nil || member.deathPhrase != nil { lines += death(nil) }
+            for (position, event) in member.events.enumerated() {
+                switch position {
+                case birthEvent: lines += birth(event)
+                case deathEvent: lines += death(event)
+                default: lines += writer.event(event, level: 1)
+                }
             }
             for union in graph.topology.parentUnions[index] {
                 lines.append("1 FAMC @\(unionXref[union])@")
                 let kind = graph.unions[union].children.first { $0.member == member.id }?.kind ?? .birth
                 lines += pedigree(kind)
+                lines += writer.children(of: recorded.complement("FAMC", pointingTo: unionXref[union], originally: graph.unions[union].id), level: 2)
             }
-            for union in graph.topology.unionsOfMember[index] { lines.append("1 FAMS @\(unionXref[union])@") }
+            for union in graph.topology.unionsOfMember[index] {
+                lines.append("1 FAMS @\(unionXref[union])@")
+                lines += writer.children(of: recorded.complement("FAMS", pointingTo: unionXref[union], originally: graph.unions[union].id), level: 2)
+            }
             if let notes = member.notes, !notes.isEmpty { lines += text("NOTE", notes, level: 1) }
             // Phones and e-mails from a contact card, in a residence (where GEDCOM keeps them).
             if let contact = member.contact, !(contact.phones.isEmpty && contact.emails.isEmpty) {
                 lines.append("1 RESI")
                 lines += contact.phones.map { "2 PHON \(escaped($0.value))" } + contact.emails.map { "2 EMAIL \(escaped($0.value))" }
             }
+            for citation in member.citations { lines += writer.citation(citation, level: 1) }
+            for structure in recorded.rest(keptRecords: keptPointers) { lines += writer.lines(structure, level: 1) }
         }
         for (index, union) in graph.unions.enumerated() {
             lines.append("0 @\(unionXref[index])@ FAM")
@@ -90,28 +138,69 @@ public struct GEDCOMExport: Sendable {
                 partners.swapAt(0, 1)
                 wifeFirst = true
             }
+            var recorded = KeptStructures(union.recorded, isRecordLevel: true)
+            func partner(_ tag: String, _ member: Int) -> [String] {
+                ["1 \(tag) @\(memberXref[member])@"]
+                    + writer.children(of: recorded.complement(tag, pointingTo: memberXref[member], originally: graph.members[member].id), level: 2)
+            }
             if partners.count == 1, graph.members[partners[0]].sex == .female {
-                lines.append("1 WIFE @\(memberXref[partners[0]])@")
+                lines += partner("WIFE", partners[0])
             } else {
-                lines.append("1 HUSB @\(memberXref[partners[0]])@")
-                if partners.count > 1 { lines.append("1 WIFE @\(memberXref[partners[1]])@") }
+                lines += partner("HUSB", partners[0])
+                if partners.count > 1 { lines += partner("WIFE", partners[1]) }
             }
             // The tree's own order comes back on import (the wife drawn first).
             if wifeFirst { lines.append("1 _FTWIFEFIRST Y") }
-            for child in graph.topology.children[index] { lines.append("1 CHIL @\(memberXref[child])@") }
-            if let marriage = union.marriage { lines += ["1 MARR"] + date(marriage, level: 2) } else if let phrase = union.marriagePhrase { lines += ["1 MARR"] + datePhrase(phrase, level: 2) }
-            if let divorce = union.divorce { lines += ["1 DIV"] + date(divorce, level: 2) } else if let phrase = union.divorcePhrase { lines += ["1 DIV"] + datePhrase(phrase, level: 2) }
+            for child in graph.topology.children[index] { lines += partner("CHIL", child) }
+            let marriageEvent = union.events.firstIndex { $0.kind == .marriage && $0.date == nil && $0.datePhrase == nil }
+            let divorceEvent = union.events.firstIndex { $0.kind == .divorce && $0.date == nil && $0.datePhrase == nil }
+            func marriage(_ event: LifeEvent?) -> [String] {
+                let dates = union.marriage.map { date($0, level: 2) } ?? union.marriagePhrase.map { writer.eventDate($0, level: 2) } ?? []
+                return writer.event(event ?? LifeEvent(.marriage), level: 1, dateLines: dates)
+            }
+            func divorce(_ event: LifeEvent?) -> [String] {
+                let dates = union.divorce.map { date($0, level: 2) } ?? union.divorcePhrase.map { writer.eventDate($0, level: 2) } ?? []
+                return writer.event(event ?? LifeEvent(.divorce), level: 1, dateLines: dates)
+            }
+            if marriageEvent == nil, union.marriage != nil || union.marriagePhrase != nil { lines += marriage(nil) }
+            if divorceEvent == nil, union.divorce != nil || union.divorcePhrase != nil { lines += divorce(nil) }
+            for (position, event) in union.events.enumerated() {
+                switch position {
+                case marriageEvent: lines += marriage(event)
+                case divorceEvent: lines += divorce(event)
+                default: lines += writer.event(event, level: 1)
+                }
+            }
+            for citation in union.citations { lines += writer.citation(citation, level: 1) }
+            for structure in recorded.rest(keptRecords: keptPointers) { lines += writer.lines(structure, level: 1) }
         }
-        if version == .v551 { lines += ["0 @SUBMITTER@ SUBM", "1 NAME familytree"] }
+        for source in graph.sources {
+            guard let xref = sourceXref[source.id] else { continue }
+            lines.append("0 @\(xref)@ SOUR")
+            for case let (tag, value?) in [("TITL", source.title), ("AUTH", source.author), ("PUBL", source.publication), ("TEXT", source.text)] {
+                lines += text(tag, value, level: 1)
+            }
+            for structure in source.recorded { lines += writer.lines(structure, level: 1) }
+        }
+        for record in kept.records { lines += writer.lines(record, level: 0) }
+        if needsSubmitter { lines += ["0 @SUBMITTER@ SUBM", "1 NAME familytree"] }
         lines.append("0 TRLR")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether a GIVN or SURN as written (names listed with commas, a nickname in quotes, PAF's
+    /// underscores) says `names`.
+    static func sameNames(_ written: String, _ names: String) -> Bool {
+        let listed = GEDCOMTreeBuilder.nameList(written)
+        let withoutNickname = GEDCOMTreeBuilder.quotedNickname(in: listed)?.rest ?? listed
+        return withoutNickname.replacing("_", with: " ").split(separator: " ").joined(separator: " ") == names
     }
 
     /// The restriction notice of a private record (GEDCOM 7 writes its enumeration in capitals).
     private var restriction: String { version == .v7 ? "1 RESN PRIVACY" : "1 RESN privacy" }
 
     /// A date kept as written: a PHRASE in 7.0, a date phrase in parentheses in 5.5.1.
-    private func datePhrase(_ text: String, level: Int) -> [String] {
+    func datePhrase(_ text: String, level: Int) -> [String] {
         let phrase = escaped(text).filter { $0 != "(" && $0 != ")" }
         return version == .v7 ? ["\(level) DATE", "\(level + 1) PHRASE \(phrase)"] : ["\(level) DATE (\(phrase))"]
     }
@@ -129,7 +218,7 @@ public struct GEDCOMExport: Sendable {
         }
     }
 
-    private func date(_ date: PartialDate, level: Int) -> [String] {
+    func date(_ date: PartialDate, level: Int) -> [String] {
         func calendarDate(_ value: CalendarDate) -> String {
             var words: [String] = []
             if let day = value.day { words.append("\(day)") }
@@ -154,14 +243,14 @@ public struct GEDCOMExport: Sendable {
 
     /// A text value over CONT lines: every kind of line break (CR, LF, CRLF, U+2028, ...) starts
     /// a CONT line, so no text can start a record of its own.
-    private func text(_ tag: String, _ value: String, level: Int) -> [String] {
+    func text(_ tag: String, _ value: String, level: Int) -> [String] {
         let parts = SafeText.lines(value).map(escaped)
         return ["\(level) \(tag) \(parts[0])"] + parts.dropFirst().map { "\(level + 1) CONT \($0)" }
     }
 
     /// A single-line value: line breaks and control characters become spaces (a name cannot start
     /// a new record); a leading `@` is doubled (both versions), and 5.5.1 doubles every `@`.
-    private func escaped(_ value: String) -> String {
+    func escaped(_ value: String) -> String {
         let line = SafeText.singleLine(value)
         if version == .v551 { return line.replacing("@", with: "@@") }
         return line.hasPrefix("@") ? "@" + line : line
@@ -185,7 +274,7 @@ public struct GEDCOMExport: Sendable {
         return result
     }
 
-    private func isValidXref(_ id: String) -> Bool {
+    func isValidXref(_ id: String) -> Bool {
         !id.isEmpty && id != "VOID" && id.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 }

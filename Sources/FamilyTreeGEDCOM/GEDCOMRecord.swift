@@ -26,6 +26,7 @@ enum GEDCOMParser {
     }
 
     static func parse(_ text: String) -> Parsed {
+        let sevenEscapes = isVersionSeven(text)
         var roots: [GEDCOMRecord] = []
         var stack: [GEDCOMRecord] = []
         var warnings: [(Int, String)] = []
@@ -48,7 +49,7 @@ enum GEDCOMParser {
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 if index < bytes.count, bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
                 start = index + 1
-                guard let parsed = parseLine(line) else {
+                guard let parsed = parseLine(line, everyAtDoubled: !sevenEscapes) else {
                     if !line.allSatisfy({ $0 == 32 || $0 == 9 }) {
                         warnings.append((lineNumber, "not a GEDCOM line: \"\(String(decoding: line.prefix(60), as: UTF8.self))\""))
                     }
@@ -71,8 +72,22 @@ enum GEDCOMParser {
         return Parsed(records: roots, warnings: warnings)
     }
 
-    /// `level [@xref@] TAG [value]` (leading whitespace allowed), with `@@` in values standing for `@`.
-    static func parseLine(_ line: UnsafeBufferPointer<UInt8>) -> (level: Int, xref: String?, tag: String, value: String)? {
+    /// Whether the header says GEDCOM 7 (`1 GEDC` / `2 VERS 7...` before the first record).
+    static func isVersionSeven(_ text: String) -> Bool {
+        var inGEDC = false
+        for line in text.prefix(8_192).split(whereSeparator: { $0 == "\n" || $0 == "\r" }).dropFirst() {
+            let words = line.split(separator: " ", maxSplits: 2)
+            guard words.count >= 2 else { continue }
+            if words[0] == "0" { return false }
+            if words[0] == "1" { inGEDC = words[1].uppercased() == "GEDC" }
+            if inGEDC, words[0] == "2", words[1].uppercased() == "VERS", words.count == 3 { return words[2].hasPrefix("7") }
+        }
+        return false
+    }
+
+    /// `level [@xref@] TAG [value]` (leading whitespace allowed). `@@` in a value stands for `@`:
+    /// everywhere in 5.5.1 (`everyAtDoubled`), only at the start of the value in 7.0.
+    static func parseLine(_ line: UnsafeBufferPointer<UInt8>, everyAtDoubled: Bool = true) -> (level: Int, xref: String?, tag: String, value: String)? {
         let space: UInt8 = 32, at: UInt8 = 64
         var index = 0
         while index < line.count, line[index] == space || line[index] == 9 { index += 1 }
@@ -110,7 +125,13 @@ enum GEDCOMParser {
                 break
             }
         }
-        if hasDoubleAt { value = value.replacing("@@", with: "@") }
+        if hasDoubleAt {
+            if everyAtDoubled {
+                value = value.replacing("@@", with: "@")
+            } else if value.hasPrefix("@@") {
+                value.removeFirst()
+            }
+        }
         return (level, xref, tag, value)
     }
 }

@@ -30,6 +30,9 @@ struct GEDCOMTreeBuilder {
         var divorce: PartialDate?
         var marriagePhrase: String?
         var divorcePhrase: String?
+        var events: [LifeEvent] = []
+        var citations: [Citation] = []
+        var recorded: [RecordedStructure] = []
     }
 
     mutating func build() {
@@ -39,7 +42,27 @@ struct GEDCOMTreeBuilder {
         var families: [Family] = []
         var familyIndex: [String: Int] = [:]
         var familyRecords: [GEDCOMRecord] = []
+        var sources: [Source] = []
+        var file = GenealogyFile()
         for record in records {
+            // Everything but people and families is kept: the header's details, sources, and
+            // every other record as written.
+            switch record.tag {
+            case "HEAD":
+                file.version = record.first("GEDC")?.first("VERS")?.value.trimmingSpaces
+                file.header = record.children.filter { !["GEDC", "CHAR", "SOUR"].contains($0.tag) }.map(GEDCOMStructures.recorded)
+                continue
+            case "TRLR":
+                continue
+            case "SOUR" where record.xref != nil:
+                sources.append(GEDCOMStructures.source(record, id: record.xref!))
+                continue
+            case "INDI" where record.xref != nil, "FAM" where record.xref != nil:
+                break
+            default:
+                file.records.append(GEDCOMStructures.recorded(record))
+                continue
+            }
             guard let xref = record.xref else { continue }
             if recordLine[xref] == nil { recordLine[xref] = record.line }
             switch record.tag {
@@ -77,17 +100,24 @@ struct GEDCOMTreeBuilder {
             for child in record.all("CHIL") {
                 guard let id = child.pointer else { continue }
                 guard memberIndex[id] != nil else { warn(.reference, child.line, "CHIL points to @\(id)@, which does not exist"); continue }
-                if !families[position].children.contains(where: { $0.member == id }) { families[position].children.append(ChildLink(id)) }
+                if families[position].children.contains(where: { $0.member == id }) {
+                    warn(.family, child.line, "family @\(families[position].id)@ lists @\(id)@ as a child twice; kept once")
+                } else {
+                    families[position].children.append(ChildLink(id))
+                }
             }
             (families[position].marriage, families[position].marriagePhrase) = date(record.first("MARR")?.first("DATE"), what: "marriage")
             (families[position].divorce, families[position].divorcePhrase) = date(record.first("DIV")?.first("DATE"), what: "divorce")
+            readGenealogy(of: record, into: &families[position])
         }
 
         // What individuals say of their families: repair the families from it.
         for (position, record) in individuals.enumerated() {
             let id = members[position].id
+            var spouseIn: Set<String> = []
             for link in record.all("FAMS") {
                 guard let family = link.pointer else { continue }
+                if !spouseIn.insert(family).inserted { warn(.link, link.line, "@\(id)@ names family @\(family)@ as a spouse twice; kept once") }
                 guard let index = familyIndex[family] else { warn(.reference, link.line, "FAMS points to @\(family)@, which does not exist"); continue }
                 if !families[index].partners.contains(id) {
                     if families[index].partners.count < 2 {
@@ -100,9 +130,15 @@ struct GEDCOMTreeBuilder {
             }
             var adoptedInto = Set<String>()
             for event in record.all("ADOP") { if let family = event.first("FAMC")?.pointer { adoptedInto.insert(family) } }
+            var childIn: Set<String> = []
             for link in record.all("FAMC") {
                 guard let family = link.pointer else { continue }
                 guard let index = familyIndex[family] else { warn(.reference, link.line, "FAMC points to @\(family)@, which does not exist"); continue }
+                // One child link to a family: the first the record gives.
+                guard childIn.insert(family).inserted else {
+                    warn(.link, link.line, "@\(id)@ names family @\(family)@ as parents twice; the first is kept")
+                    continue
+                }
                 let kind = childKind(pedigree: link.first("PEDI"), adopted: adoptedInto.contains(family))
                 if let slot = families[index].children.firstIndex(where: { $0.member == id }) {
                     families[index].children[slot].kind = kind
@@ -126,16 +162,32 @@ struct GEDCOMTreeBuilder {
         // order the families so that every person's FAMS order holds where the orders agree.
         families = GEDCOMTreeBuilder.orderedBySpouseLists(families, individuals: individuals, familyIndex: familyIndex)
         var unions: [Union] = []
+        // A family with no partners is no union: it is kept as written, and so are the links to it.
+        var partnerless: Set<String> = []
+        for family in families where family.partners.isEmpty {
+            partnerless.insert(family.id)
+            if let record = familyIndex[family.id].map({ familyRecords[$0] }) { file.records.append(GEDCOMStructures.recorded(record)) }
+        }
+        for (position, record) in individuals.enumerated() where !partnerless.isEmpty {
+            let links = record.children.filter { ["FAMC", "FAMS"].contains($0.tag) && $0.pointer.map(partnerless.contains) == true }
+            guard !links.isEmpty else { continue }
+            let linked = Set(links.map(\.value))
+            members[position].recorded.removeAll { kept in ["FAMC", "FAMS"].contains(kept.tag) && kept.value.map(linked.contains) == true }
+            members[position].recorded += links.map(GEDCOMStructures.recorded)
+        }
         for family in families {
             guard !family.partners.isEmpty else {
                 if !family.children.isEmpty {
-                    warn(.family, family.line, "family @\(family.id)@ has children but no parents; its children are drawn without it")
+                    warn(.family, family.line, "family @\(family.id)@ has children but no parents; its children are drawn without it (the family is kept as written)")
                 }
                 continue
             }
             var union = Union(id: family.id, partners: family.partners, marriage: family.marriage, divorce: family.divorce, children: family.children)
             union.marriagePhrase = family.marriagePhrase
             union.divorcePhrase = family.divorcePhrase
+            union.events = family.events
+            union.citations = family.citations
+            union.recorded = family.recorded
             unions.append(union)
         }
         unions = limitBirthParents(unions)
@@ -149,6 +201,8 @@ struct GEDCOMTreeBuilder {
             for slot in unions[index].children.indices { unions[index].children[slot].member = memberIDs[unions[index].children[slot].member]! }
         }
         document = TreeDocument(members: members, unions: unions)
+        document.sources = sources
+        document.genealogyFile = file.isEmpty ? nil : file
         breakCycles()
     }
 
@@ -271,7 +325,6 @@ struct GEDCOMTreeBuilder {
 
     private mutating func member(from record: GEDCOMRecord, id: String) -> Member {
         var member = Member(id: id, firstName: "")
-        var notes: [String] = []
         if let name = record.first("NAME") {
             let parts = GEDCOMTreeBuilder.nameParts(name.value)
             var nameGiven = parts.given
@@ -307,13 +360,8 @@ struct GEDCOMTreeBuilder {
         // Some programs write NICK beside NAME rather than under it.
         if member.nickname == nil, let nickname = record.first("NICK")?.value.trimmingSpaces, !nickname.isEmpty { member.nickname = nickname }
         if let sex = record.first("SEX") {
-            switch sex.value.trimmingSpaces.uppercased() {
-            case "M", "MALE": member.sex = .male
-            case "F", "FEMALE": member.sex = .female
-            case "X": member.sex = .other
-            case "U", "": member.sex = .unknown
-            default:
-                member.sex = .unknown
+            member.sex = GEDCOMTreeBuilder.sex(fromGEDCOM: sex.value)
+            if !["M", "MALE", "F", "FEMALE", "X", "U", ""].contains(sex.value.trimmingSpaces.uppercased()) {
                 warn(.sex, sex.line, "SEX \"\(sex.value)\" of @\(id)@ is not M, F, X or U; read as unknown")
             }
         }
@@ -332,10 +380,97 @@ struct GEDCOMTreeBuilder {
         if let sortText = record.first("BIRT")?.first("SDATE").map(GEDCOMTreeBuilder.dateText), !sortText.isEmpty {
             member.sortDate = GEDCOMDate.parse(sortText)
         }
-        // Inline notes (not pointers to NOTE records) are kept.
-        for note in record.all("NOTE") where note.pointer == nil && !note.value.isEmpty { notes.append(note.value) }
-        if !notes.isEmpty { member.notes = notes.joined(separator: "\n") }
+        readGenealogy(of: record, into: &member)
         return member
+    }
+
+    /// What a person's record says beyond names, sex and links: events with their places, notes
+    /// and sources, the first plain note, citations; everything else kept as written.
+    private func readGenealogy(of record: GEDCOMRecord, into member: inout Member) {
+        var seen: Set<String> = []
+        let births = record.all("BIRT").count
+        let deaths = record.all("DEAT").count
+        var events: [LifeEvent] = []
+        var recorded: [RecordedStructure] = []
+        for child in record.children {
+            let first = seen.insert(child.tag).inserted
+            switch child.tag {
+            case "NAME" where first:
+                // GIVN and SURN are kept as written (with their commas); the exporter writes them
+                // while they still name the member.
+                if let extra = GEDCOMStructures.complement(child, except: ["NSFX", "NICK"]) { recorded.append(extra) }
+            case "SEX" where first:
+                // A sex written otherwise than M, F or U ("MALE", X in 5.5.1, nothing) is kept as written.
+                let raw = child.value.trimmingSpaces
+                if !["M", "F", "U"].contains(raw) {
+                    recorded.append(RecordedStructure(tag: "SEX", value: raw, children: child.children.map(GEDCOMStructures.recorded)))
+                } else if let extra = GEDCOMStructures.complement(child, except: []) {
+                    recorded.append(extra)
+                }
+            case "BIRT" where first, "DEAT" where first:
+                // The date is the member's; the event holds the rest.
+                let event = GEDCOMStructures.event(child, readingDate: false)
+                if GEDCOMStructures.saysMore(event, than: child) || (child.tag == "BIRT" ? births : deaths) > 1 { events.append(event) }
+            case "FAMC" where child.pointer == nil, "FAMS" where child.pointer == nil:
+                // A void link (the family not recorded) is kept as written.
+                recorded.append(GEDCOMStructures.recorded(child))
+            case "FAMC":
+                let kind = childKind(pedigree: child.first("PEDI"), adopted: false)
+                if let extra = GEDCOMStructures.complement(child, except: kind == .birth ? [] : ["PEDI"], value: child.value) { recorded.append(extra) }
+            case "FAMS":
+                if let extra = GEDCOMStructures.complement(child, except: [], value: child.value) { recorded.append(extra) }
+            case "NOTE" where member.notes == nil && child.pointer == nil && child.children.isEmpty && !child.value.isEmpty:
+                member.notes = child.value
+            case "SOUR":
+                member.citations.append(GEDCOMStructures.citation(child))
+            case "_FTID" where first:
+                continue
+            case let tag where GEDCOMStructures.isIndividualEvent(tag) || GEDCOMStructures.isExtensionEvent(child):
+                events.append(GEDCOMStructures.event(child))
+            default:
+                recorded.append(GEDCOMStructures.recorded(child))
+            }
+        }
+        member.events = events
+        member.recorded = recorded
+    }
+
+    /// What a family's record says beyond partners and children: its events and sources, and
+    /// everything else kept as written.
+    private func readGenealogy(of record: GEDCOMRecord, into family: inout Family) {
+        var seen: Set<String> = []
+        let marriages = record.all("MARR").count
+        let divorces = record.all("DIV").count
+        for child in record.children {
+            let first = seen.insert(child.tag).inserted
+            switch child.tag {
+            case "HUSB" where child.pointer == nil, "WIFE" where child.pointer == nil, "CHIL" where child.pointer == nil:
+                family.recorded.append(GEDCOMStructures.recorded(child))
+            case "HUSB", "WIFE", "CHIL":
+                if let extra = GEDCOMStructures.complement(child, except: [], value: child.value) { family.recorded.append(extra) }
+            case "MARR" where first, "DIV" where first:
+                let event = GEDCOMStructures.event(child, readingDate: false)
+                if GEDCOMStructures.saysMore(event, than: child) || (child.tag == "MARR" ? marriages : divorces) > 1 { family.events.append(event) }
+            case "SOUR":
+                family.citations.append(GEDCOMStructures.citation(child))
+            case "_FTID" where first, "_FTWIFEFIRST" where first:
+                continue
+            case let tag where GEDCOMStructures.isFamilyEvent(tag) || GEDCOMStructures.isExtensionEvent(child):
+                family.events.append(GEDCOMStructures.event(child))
+            default:
+                family.recorded.append(GEDCOMStructures.recorded(child))
+            }
+        }
+    }
+
+    /// The sex a SEX value says (anything but M, F and X is unknown).
+    static func sex(fromGEDCOM value: String) -> Sex {
+        switch value.trimmingSpaces.uppercased() {
+        case "M", "MALE": .male
+        case "F", "FEMALE": .female
+        case "X": .other
+        default: .unknown
+        }
     }
 
     /// A GIVN or SURN value: names separated by commas, as GEDCOM lists them, joined by spaces.

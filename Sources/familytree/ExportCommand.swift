@@ -80,7 +80,10 @@ struct ExportCommand: ParsableCommand {
             let version = vcardVersion ?? (VCardRewrite.cards(in: String(decoding: original, as: UTF8.self)).first?.contains("VERSION:4") == true ? .v4 : .v3)
             try TreeFiles.write(VCardExport(version: version).write(graph, onto: original), to: output)
         } else {
-            try TreeFiles.write(GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs).write(graph), to: output)
+            let export = GEDCOMExport(version: gedcomVersion, privateMembers: privateIDs)
+            try TreeFiles.write(export.write(graph), to: output)
+            // What the other version's file held that this version has no tag for.
+            for note in export.conversionNotes(for: graph) { Console.error("\(output): \(note)") }
         }
     }
 }

@@ -49,4 +49,42 @@ import FamilyTree
         #expect(imported.document.members.first?.firstName == "Jürgen")
         #expect(imported.encoding == "ANSEL")
     }
+
+    /// Events, places, sources and kept structures from a hand-made tree.json cannot start a
+    /// record either, and a tag, an xref or a nesting that GEDCOM cannot hold is refused.
+    @Test(arguments: [GEDCOMExport.Version.v7, .v551])
+    func keptStructuresAndEventsCannotStartARecordOnExport(version: GEDCOMExport.Version) throws {
+        let evil = #"x\n0 @X9@ INDI\r1 NAME Evil"#
+        let tree = #"""
+        {"members": [{"id": "ann", "firstName": "Ann",
+          "events": [{"kind": "burial", "value": "\#(evil)", "type": "\#(evil)", "place": {"name": "\#(evil)", "form": "\#(evil)", "latitude": "\#(evil)"},
+                      "notes": ["\#(evil)"], "citations": [{"source": "S1\n0 @X8@ INDI", "page": "\#(evil)", "text": "\#(evil)", "description": "\#(evil)"}],
+                      "gedcom": [{"tag": "_X", "value": "\#(evil)", "children": [{"tag": "_Y", "value": "@X7@ \n0 TRLR"}]}]}],
+          "gedcom": [{"tag": "_UID", "value": "\#(evil)"}]}],
+         "sources": [{"id": "S1\n0 @X6@ INDI", "title": "\#(evil)"}],
+         "gedcom": {"version": "5.5.1", "header": [{"tag": "NOTE", "value": "\#(evil)"}],
+                    "records": [{"tag": "NOTE", "xref": "N1@ INDI\n0 @X5", "value": "\#(evil)"}, {"tag": "NOTE", "xref": "N2", "value": "\#(evil)"}]}}
+        """#
+        let document = try TreeDocument(json: Array(tree.utf8), file: "tree.json")
+        #expect(document.problems.isEmpty, "\(document.problems)")
+        let exported = GEDCOMExport(version: version).write(try FamilyGraph(document: document))
+        let levelZero = exported.split(separator: "\n").filter { $0.hasPrefix("0 ") }.map(String.init)
+        let note = version == .v7 ? "SNOTE" : "NOTE"
+        // The record whose xref would end its pointer early is left out; the rest are numbered or kept.
+        #expect(levelZero == ["0 HEAD", "0 @I1@ INDI", "0 @S1@ SOUR", "0 @N2@ \(note) x"] + (version == .v551 ? ["0 @SUBMITTER@ SUBM"] : []) + ["0 TRLR"])
+        #expect(!exported.contains("\r"))
+        // Each of the evil values is one value again after a round trip: its lines are CONT lines.
+        let reimported = try GEDCOMImport(bytes: Array(exported.utf8))
+        #expect(reimported.document.members.count == 1 && reimported.document.members[0].events.first?.place?.name == "x\n0 @X9@ INDI\n1 NAME Evil")
+    }
+
+    @Test func aTagOrANestingGEDCOMCannotHoldIsAProblemNamingThePlace() throws {
+        var nested = #"{"tag": "_DEEP"}"#
+        for _ in 0..<80 { nested = #"{"tag": "_DEEP", "children": [\#(nested)]}"# }
+        let tree = #"{"members": [{"id": "a", "firstName": "A", "gedcom": [{"tag": "NAME X"}, \#(nested)]}]}"#
+        let document = try TreeDocument(json: Array(tree.utf8), file: "tree.json")
+        let paths = document.problems.compactMap(\.location?.path)
+        #expect(paths.contains("members[0].gedcom[0].tag"))
+        #expect(paths.contains { $0.hasPrefix("members[0].gedcom[1].children[0]") && $0.hasSuffix("children") })
+    }
 }

@@ -50,6 +50,9 @@ public enum TestMachine {
     /// Control of that server's process, to stop and start it (`pg_ctl` and its data folder).
     public static var controlsPostgreSQL: Bool { environment["FAMILYTREE_PG_CTL"].map { !$0.isEmpty } ?? false }
 
+    /// Gramps, the genealogy program, from the command line (Debian's gramps).
+    public static var hasGramps: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/gramps") }
+
     /// A CardDAV server to test against (scripts/carddav-start exports its URL).
     public static var hasCardDAV: Bool { environment["FAMILYTREE_CARDDAV_URL"].map { !$0.isEmpty } ?? false }
 }
@@ -81,6 +84,11 @@ extension Trait where Self == ConditionTrait {
     /// Needs to stop and start a PostgreSQL server of its own (`FAMILYTREE_PG_CTL`).
     public static var requiresPostgreSQLControl: Self {
         requires("FAMILYTREE_PG_URL/FAMILYTREE_PG_CTL are not set (scripts/postgres-start)") { TestMachine.controlsPostgreSQL }
+    }
+
+    /// Needs Gramps on the command line.
+    public static var requiresGramps: Self {
+        requires("gramps is not installed (scripts/test installs it)") { TestMachine.hasGramps }
     }
 
     /// Needs the CardDAV server `FAMILYTREE_CARDDAV_URL` names.

@@ -81,6 +81,7 @@ public struct HTMLRenderer: Sendable {
             }
         }
         let crossChildren = Set(graph.crossBloodlineConnections.map(\.fromChild))
+        let wording = EventWording(sources: graph.sources)
         writer.append("{\"title\":")
         string(title)
         writer.append(",\"direction\":")
@@ -109,7 +110,7 @@ public struct HTMLRenderer: Sendable {
             writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
             if let color = member.color { string(color) } else { writer.append("null") }
             writer.append(",")
-            writeCard(member, label: lines.first, into: &writer)
+            writeCard(member, label: lines.first, wording: wording, into: &writer)
             writer.append("]")
             try writer.flushIfFull()
         }
@@ -160,13 +161,19 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// What the card shows beyond the label: `{n: full name (when the label's first line is not
-    /// already it), k: nickname, b: born, d: died, a: age, p: photo, t: notes, ph: phones,
+    /// already it), k: nickname, b: born, d: died (each with its place), a: age, p: photo,
+    /// ev: other events (a line each, with places and sources), so: sources, t: notes, ph: phones,
     /// em: e-mails}`, each only when there is one.
-    private func writeCard<Output>(_ member: Member, label: String?, into writer: inout ChunkedWriter<Output>) {
+    private func writeCard<Output>(_ member: Member, label: String?, wording: EventWording, into writer: inout ChunkedWriter<Output>) {
         var fields: [(String, String)] = member.fullName == label ? [] : [("n", member.fullName)]
         if let nickname = member.nickname, !nickname.isEmpty { fields.append(("k", nickname)) }
-        if let born = member.birthday?.displayText ?? member.birthPhrase { fields.append(("b", born)) }
-        if let died = member.deathDate?.displayText ?? member.deathPhrase { fields.append(("d", died)) }
+        // The first birth and death with their places; every other event a line.
+        let birth = member.events.firstIndex { $0.kind == .birth }
+        let death = member.events.firstIndex { $0.kind == .death }
+        let born = member.birthday?.displayText ?? member.birthPhrase
+        let died = member.deathDate?.displayText ?? member.deathPhrase
+        if let text = birth.flatMap({ wording.when(member.events[$0], date: born) }) ?? born { fields.append(("b", text)) }
+        if let text = death.flatMap({ wording.when(member.events[$0], date: died) }) ?? died { fields.append(("d", text)) }
         if let today, let birthday = member.birthday {
             if let death = member.deathDate, let age = Age(birthday: birthday, death: death) {
                 fields.append(("a", "died at \(age)"))
@@ -176,6 +183,10 @@ public struct HTMLRenderer: Sendable {
         }
         // Only an embedded image can be shown: a page that loads nothing from elsewhere.
         if let photo = member.photo.flatMap({ ImageData.validatedDataURL($0) }) { fields.append(("p", photo)) }
+        let others = member.events.indices.filter { $0 != birth && $0 != death }.map { wording.line(member.events[$0]) }
+        if !others.isEmpty { fields.append(("ev", others.joined(separator: "\n"))) }
+        let sources = wording.sources(member.citations)
+        if !sources.isEmpty { fields.append(("so", sources.joined(separator: "\n"))) }
         if let notes = member.notes, !notes.isEmpty { fields.append(("t", notes)) }
         if let contact = member.contact {
             let phones = contact.phones.map { $0.label.isEmpty ? $0.value : "\($0.label): \($0.value)" }

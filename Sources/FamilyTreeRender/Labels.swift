@@ -11,6 +11,10 @@ public enum LabelFormat: String, Sendable, Hashable, CaseIterable {
     case name
     /// The full name, then the relationship to a home person: "Aunt", "2nd cousin 1x removed".
     case relation
+    /// The full name, the life span, and where the person was born: "Popes Creek, Westmoreland".
+    case nameYearsPlace = "name-years-place"
+    /// The full name, the life span, and the occupation: "Planter".
+    case nameOccupation = "name-occupation"
 }
 
 /// Produces the lines of text for each member's box, and the box size that fits them.
@@ -60,6 +64,10 @@ public struct Labeler: Sendable {
             raw = [first, member.birthday.map(\.displayText) ?? ""].filter { !$0.isEmpty }
         case .relation:
             raw = [name, relations[member.id] ?? ""].filter { !$0.isEmpty }
+        case .nameYearsPlace:
+            raw = [name, member.lifeSpan, EventWording.birthPlace(of: member) ?? ""].filter { !$0.isEmpty }
+        case .nameOccupation:
+            raw = [name, member.lifeSpan, EventWording.occupation(of: member) ?? ""].filter { !$0.isEmpty }
         }
         return raw.enumerated().map { Labeler.shortened($1, fontSize: $0 == 0 ? 13 : 11) }
     }
@@ -80,7 +88,8 @@ public struct Labeler: Sendable {
         let widest = lines.enumerated().map { Labeler.textWidth($1, fontSize: $0 == 0 ? 13 : 11) }.max() ?? 0
         let photoWidth = Labeler.embeddablePhoto(member) == nil ? 0.0 : 40
         let width = min(Labeler.maximumWidth + photoWidth, max(Labeler.minimumWidth, widest + 24 + photoWidth))
-        return Size(width: width.rounded(.up), height: 48)
+        // A third line (a place, an occupation) makes the box a line taller.
+        return Size(width: width.rounded(.up), height: lines.count > 2 ? 64 : 48)
     }
 
     /// An estimate of the rendered width of `text` in a sans-serif font.

@@ -300,13 +300,13 @@ public struct SVGRenderer: Sendable {
             textX += 20
         }
         let lines = labeler.lines(for: member)
-        let firstBaseline = box.y + (lines.count > 1 ? box.height / 2 - 3 : box.height / 2 + 4.5)
+        let firstBaseline = box.y + (lines.count > 2 ? box.height / 2 - 11.5 : lines.count > 1 ? box.height / 2 - 3 : box.height / 2 + 4.5)
         let innerWidth = box.width - 16 - (Labeler.embeddablePhoto(member) == nil ? 0 : 40)
         for (index, line) in lines.enumerated() {
             writer.append(index == 0 ? "<text class=\"name\" x=\"" : "<text class=\"detail\" x=\"")
             writer.appendNumber(textX)
             writer.append("\" y=\"")
-            writer.appendNumber(index == 0 ? firstBaseline : firstBaseline + 16)
+            writer.appendNumber(firstBaseline + 16 * Double(index))
             // Boxes are sized by an estimate of the text's width; a browser whose sans-serif is
             // wider (DejaVu Sans on Linux: up to about 16% on names in capitals) would spill a line
             // that fills its box. Such lines get the estimate as their length, so they are drawn

@@ -100,7 +100,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The chart's shape without --direction: wide (generations as rows), page (rows or columns, whichever is nearer a page), or auto (columns only for a strip more than 4 times as wide as tall that they make twice as square; wide for html).")
     var fit: LayoutFit = .auto
 
-    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\"), name, or relation (to --home).")
+    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\"), name, relation (to --home), name-years-place (where born) or name-occupation.")
     var label: LabelFormat = .nameYears
 
     @Option(help: "The home person (an id or a unique name), whom --label relation relates everyone to.")

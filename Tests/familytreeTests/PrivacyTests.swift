@@ -13,25 +13,31 @@ import TestSupport
       {"id": "grandma", "firstName": "Birgit", "lastName": "Holm", "birthday": "1905"},
       {"id": "zebulon-quixote", "firstName": "Zebulon", "middleName": "Xerxes", "lastName": "Holm", "nickname": "Zebby",
        "birthday": "1990-07-04", "notes": "SECRETNOTE", "sex": "male", "color": "#c0ffee", "photo": "data:image/png;base64,UEhPVE9CWVRFUw==",
-       "contact": {"uid": "card-7", "phones": [{"label": "Mobile", "value": "+46 70 999 12 34"}]}},
+       "contact": {"uid": "card-7", "phones": [{"label": "Mobile", "value": "+46 70 999 12 34"}]},
+       "events": [{"kind": "residence", "place": {"name": "SECRETPLACE"}, "notes": ["SECRETEVENTNOTE"]}, {"kind": "occupation", "value": "SECRETJOB"}],
+       "citations": [{"source": "S1", "page": "SECRETPAGE"}], "gedcom": [{"tag": "_UID", "value": "SECRETUID"}]},
       {"id": "wren", "firstName": "Wrenna", "lastName": "Ulvaeus", "birthday": "--08-09"},
       {"id": "kid", "firstName": "Quillon", "lastName": "Holm", "birthday": "2021-01-02"}
     ],
     "unions": [
       {"id": "holm", "partners": ["grandpa", "grandma"], "marriage": "1925-06-07", "children": ["zebulon-quixote"]},
-      {"id": "zebulon-quixote+wren", "partners": ["zebulon-quixote", "wren"], "marriage": "2015-05-16", "children": ["kid"]}
-    ]}
+      {"id": "zebulon-quixote+wren", "partners": ["zebulon-quixote", "wren"], "marriage": "2015-05-16", "children": ["kid"],
+       "events": [{"kind": "marriage", "place": {"name": "SECRETWEDDING"}}]}
+    ],
+    "sources": [{"id": "S1", "title": "Parish register"}]}
     """#
 
     static let secrets = ["Zebulon", "Xerxes", "Zebby", "1990", "07-04", "SECRETNOTE", "UEhPVE9CWVRFUw", "PHOTOBYTES", "999 12 34", "c0ffee",
-                          "Wrenna", "08-09", "Aug 9", "Quillon", "2021", "2015", "zebulon", "quixote", "wren", "kid"]
+                          "Wrenna", "08-09", "Aug 9", "Quillon", "2021", "2015", "zebulon", "quixote", "wren", "kid",
+                          "SECRETPLACE", "SECRETEVENTNOTE", "SECRETJOB", "SECRETPAGE", "SECRETUID", "SECRETWEDDING"]
 
     @Test func noLivingPersonsDetailsReachAnyOutput() async throws {
         let scratch = try Scratch()
         try scratch.write("family.json", Self.tree)
         let tree = scratch.path("family.json").path
         var outputs: [String: String] = [:]
-        for (name, extra) in [("out.svg", []), ("out.dot", []), ("pinned.dot", ["--format", "dot-positioned"]), ("layout.json", [])] as [(String, [String])] {
+        for (name, extra) in [("out.svg", []), ("out.dot", []), ("pinned.dot", ["--format", "dot-positioned"]), ("layout.json", []),
+                              ("occupations.svg", ["--label", "name-occupation"])] as [(String, [String])] {
             #expect(await scratch.run(["render", tree, "--private", "living", "--today", "2026-11-23", "-o", scratch.path(name).path] + extra) == 0)
             outputs[name] = try scratch.read(name)
         }
@@ -46,6 +52,10 @@ import TestSupport
             #expect(text.contains(name == "layout.json" ? "\"grandpa\"" : "Ansgar"), "\(name)")
             #expect(text.contains(name == "layout.json" ? "\"living-1\"" : "Living"), "\(name)")
         }
+        // The page's card lists events and sources: none of the living's.
+        #expect(await scratch.run(["render", tree, "--private", "living", "--today", "2026-11-23", "-o", scratch.path("out.html").path]) == 0)
+        let page = try scratch.read("out.html")
+        for secret in Self.secrets where secret.hasPrefix("SECRET") { #expect(!page.contains(secret), "out.html holds \(secret)") }
         #expect(outputs["out.svg"]!.components(separatedBy: "data-member=").count - 1 == 5)
         #expect(outputs["out-7.0.ged"]!.contains("1 RESN PRIVACY") && outputs["out-5.5.1.ged"]!.contains("1 RESN privacy"))
         // Birgit has no death date but was born over 110 years before the day given: not living.

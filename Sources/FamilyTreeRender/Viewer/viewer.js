@@ -409,6 +409,8 @@
     row("Parents", parentsOf[index].map(parent => personLink(parent,
       crossOf.has(index) && !isBirthParent(index, parent) ? " (cross-bloodline)" : kindWords[kindOf(parent, index)] || "")));
     row("Children", childrenOf[index].map(child => personLink(child, kindWords[kindOf(index, child)] || "")));
+    row("Events", info.ev);
+    row("Sources", info.so);
     row("Phones", info.ph);
     row("E-mails", info.em);
     row("Notes", info.t);

@@ -174,7 +174,10 @@ enum ListRules {
         case (.unions, ["children"]), (.familyTree, ["children"]): Rule(identity: reference)
         case (.familyTree, ["contact", "phones"]), (.familyTree, ["contact", "emails"]),
              (.familyTree, ["contact", "addresses"]), (.familyTree, ["contact", "dates"]),
-             (.familyTree, ["photos"]):
+             (.familyTree, ["photos"]),
+             // A person's and a family's events and citations: an event edited on one side is the
+             // old one removed and the new one added; both sides' new events are kept.
+             (.familyTree, ["events"]), (.familyTree, ["citations"]), (.unions, ["events"]), (.unions, ["citations"]):
             Rule(identity: JSONWriter.compactString(from:))
         default: nil
         }

@@ -162,6 +162,8 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Date of death.") var died: PartialDate?
     @Option(help: "Notes.") var notes: String?
     @Option(help: "Box colour, #RRGGBB.") var color: String?
+    @Option(name: .customLong("event"), help: ArgumentHelp("An event to add: its kind, a date, and where (\"burial 1799-12-18 Mount Vernon, Virginia\"); a fact's value before \"in\" and the place (\"occupation Planter in Mount Vernon\"). Repeat for more.", valueName: "event"))
+    var events: [String] = []
 
     @Option(name: .customLong("clear"), help: "A field to remove (repeat for more).")
     var cleared: [String] = []
@@ -190,7 +192,13 @@ struct EditCommand: ParsableCommand {
         changes.sex = cleared.contains("sex") ? .clear : sex.map(FieldChange.set)
         changes.birthday = cleared.contains("birthday") ? .clear : birthday.map(FieldChange.set)
         changes.deathDate = cleared.contains("died") ? .clear : died.map(FieldChange.set)
-        guard changes != MemberChanges() else { throw ValidationError("nothing to change: give a field (--nickname, --birthday, ...) or --clear FIELD") }
+        changes.addedEvents = try events.map { text in
+            guard let event = LifeEvent(describing: text) else {
+                throw ValidationError("--event \"\(SafeText.terminalSafe(text))\": say its kind first (birth, baptism, burial, residence, occupation, emigration, event, ...), then a date and where")
+            }
+            return event
+        }
+        guard changes != MemberChanges() else { throw ValidationError("nothing to change: give a field (--nickname, --birthday, --event, ...) or --clear FIELD") }
         var edited: Member?
         let result = try TreeFileEditing.edit(file.tree) { tree in
             let id = tree.graph.members[try tree.graph.resolveMember(member)].id

@@ -68,6 +68,23 @@ struct DocumentMergeTests {
         #expect(result.body == #"{"contact":{"phones":[{"label":"mobile","value":"3"},{"label":"work","value":"2"}],"revision":"r2","uid":"x"},"firstName":"Peter","id":"peter"}"#)
     }
 
+    @Test func eventsAndCitationsAddedOnBothSidesAreAllKept() {
+        // One relative adds a burial, another an occupation and a source: the merge keeps all.
+        let burial = #"{"kind":"burial","place":{"name":"Mount Vernon"}}"#
+        let occupation = #"{"kind":"occupation","value":"Planter"}"#
+        let base = #"{"events":[{"kind":"birth"}],"firstName":"George","id":"peter"}"#
+        let local = #"{"events":[{"kind":"birth"},\#(burial)],"firstName":"George","id":"peter"}"#
+        let store = #"{"citations":[{"source":"S1"}],"events":[{"kind":"birth"},\#(occupation)],"firstName":"George","id":"peter"}"#
+        let result = merge(member, base: base, local: local, store: store)
+        #expect(result.conflicts.isEmpty)
+        let kinds = field(result.body, "events")?.arrayValue?.compactMap { $0["kind"]?.stringValue }
+        #expect(kinds.map(Set.init) == ["birth", "burial", "occupation"])
+        #expect(field(result.body, "citations")?.arrayValue?.count == 1)
+        // An event removed on one side and untouched on the other goes.
+        let removed = merge(member, base: local, local: base, store: local)
+        #expect(field(removed.body, "events")?.arrayValue?.count == 1)
+    }
+
     @Test func aListFamilytreeDoesNotKnowStaysOneValue() {
         let base = #"{"id":"peter","tags":["a"]}"#
         let result = merge(member, base: base, local: #"{"id":"peter","tags":["a","b"]}"#, store: #"{"id":"peter","tags":["a","c"]}"#)

@@ -112,4 +112,26 @@ import FamilyTree
         #expect(root["members"]?.arrayValue?.first?["appTag"] == .object(["pinned": .bool(true)]))
         #expect(root["members"]?.arrayValue?.first?["nickname"] == .string("Annie"))
     }
+
+    @Test func eventsAreTypedAsAPersonSaysThemAndShownOnTheCardAndLabels() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        #expect(await scratch.run("edit", "Peter Müller", "--event", "burial 2020-03-04 Mount Vernon, Virginia",
+                                  "--event", "occupation Carpenter in Bremen", "--event", "first communion about 1953 in St. Mary's", "--tree", tree) == 0)
+        let graph = try FamilyGraph(json: Array(try scratch.read("tree.json").utf8))
+        let peter = try #require(graph.member("peter"))
+        #expect(peter.events.map(\.kind.word) == ["burial", "occupation", "first-communion"])
+        #expect(peter.events[0].date == PartialDate("2020-03-04") && peter.events[0].place?.name == "Mount Vernon, Virginia")
+        #expect(peter.events[1].value == "Carpenter" && peter.events[1].place?.name == "Bremen")
+        #expect(peter.events[2].date == PartialDate("about 1953") && peter.events[2].place?.name == "St. Mary's")
+        // An unknown kind is refused, and the file keeps what it had.
+        let before = try scratch.read("tree.json")
+        #expect(await scratch.run("edit", "Peter Müller", "--event", "coronation 1953", "--tree", tree) == 2)
+        #expect(try scratch.read("tree.json") == before)
+        // The occupation on the label, the burial with its place on the card.
+        #expect(await scratch.run("render", tree, "--label", "name-occupation", "-o", scratch.path("out.svg").path) == 0)
+        #expect(try scratch.read("out.svg").contains(">Carpenter</text>"))
+        #expect(await scratch.run("render", tree, "-o", scratch.path("out.html").path) == 0)
+        #expect(try scratch.read("out.html").contains("Burial: Mar 4, 2020 in Mount Vernon, Virginia"))
+    }
 }

@@ -70,6 +70,8 @@ public struct MemberChanges: Sendable, Hashable {
     public var color: FieldChange<String>?
     /// Photo: a file path relative to the tree, or a `data:` URL.
     public var photo: FieldChange<String>?
+    /// Events to add after the member's others (a burial, an occupation, ...).
+    public var addedEvents: [LifeEvent] = []
 
     /// Changes of the fields given; the others are left as they are.
     public init(
@@ -157,6 +159,9 @@ extension TreeEdit {
         case .editMember(let id, let changes):
             tree.update(try record(of: id), in: "members") { fields in
                 for (key, value) in changes.fields { fields[key] = value }
+                if !changes.addedEvents.isEmpty {
+                    fields["events"] = .array((fields["events"]?.arrayValue ?? []) + changes.addedEvents.map(\.jsonValue))
+                }
             }
 
         case .marry(let first, let second, let date, let union):

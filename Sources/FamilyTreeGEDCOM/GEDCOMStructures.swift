@@ -104,7 +104,8 @@ enum GEDCOMStructures {
     /// A citation: a pointer to a source record, or (5.5.1) a source described in place.
     static func citation(_ record: GEDCOMRecord) -> Citation {
         var citation = Citation(source: record.pointer)
-        if citation.source == nil, !record.value.isEmpty { citation.description = record.value }
+        // A void pointer cites no record; any other value names a source in place (5.5.1).
+        if citation.source == nil, !record.value.isEmpty, record.value.trimmingSpaces.uppercased() != "@VOID@" { citation.description = record.value }
         var rest: [RecordedStructure] = []
         var readOnce: Set<String> = []
         for child in record.children {

@@ -396,9 +396,14 @@ struct GEDCOMTreeBuilder {
             let first = seen.insert(child.tag).inserted
             switch child.tag {
             case "NAME" where first:
-                // GIVN and SURN are kept as written (with their commas); the exporter writes them
-                // while they still name the member.
-                if let extra = GEDCOMStructures.complement(child, except: ["NSFX", "NICK"]) { recorded.append(extra) }
+                // GIVN and SURN written otherwise than the exporter writes them (comma lists, a
+                // nickname in quotes) are kept as written; the exporter uses them while they still
+                // name the member.
+                let given = [member.firstName, member.middleName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+                var read: Set<String> = ["NSFX", "NICK"]
+                if child.all("GIVN").count == 1, child.first("GIVN")?.children.isEmpty == true, child.first("GIVN")?.value == given { read.insert("GIVN") }
+                if child.all("SURN").count == 1, child.first("SURN")?.children.isEmpty == true, child.first("SURN")?.value == (member.lastName ?? "") { read.insert("SURN") }
+                if let extra = GEDCOMStructures.complement(child, except: read) { recorded.append(extra) }
             case "SEX" where first:
                 // A sex written otherwise than M, F or U ("MALE", X in 5.5.1, nothing) is kept as written.
                 let raw = child.value.trimmingSpaces

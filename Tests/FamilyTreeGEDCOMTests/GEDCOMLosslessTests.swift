@@ -203,6 +203,8 @@ enum GEDCOMRoundTrip {
         2 DATE 1852
         2 PLAC Hucknall
         3 TRAN Hucknall Torkard
+        2 SOUR @VOID@
+        3 PAGE Parish register
         0 @N1@ SNOTE A shared note
         0 TRLR
         """
@@ -213,6 +215,8 @@ enum GEDCOMRoundTrip {
         let notes = export.conversionNotes(for: graph)
         #expect(notes.count == 3 && notes.allSatisfy { $0.contains("GEDCOM 5.5.1 has no") })
         #expect(notes.contains { $0.hasPrefix("1 EXID") } && notes.contains { $0.hasPrefix("1 TRAN") } && notes.contains { $0.hasPrefix("1 UID") })
+        // A void citation stays one, with no note made of its pointer.
+        #expect(text.contains("2 SOUR @VOID@\n3 PAGE Parish register") && !text.contains("NOTE @@VOID@"))
         // Back to 7.0 it is what it was, with nothing to report.
         #expect(GEDCOMExport(version: .v7).conversionNotes(for: graph).isEmpty)
         #expect(try GEDCOMRoundTrip.lost(from: Array(seven.utf8), version: .v7).lost.isEmpty)

@@ -34,6 +34,10 @@ import FamilyTree
         let wording = EventWording(sources: [Source(id: "S1", title: "Parish register")])
         #expect(wording.line(burial) == "Burial: Dec 18, 1799 in Mount Vernon — Parish register, p. 12; Family bible")
         #expect(wording.line(LifeEvent(.occupation, value: "Planter")) == "Occupation: Planter")
+        // Empty jurisdictions and sources that say nothing are left out.
+        var empty = LifeEvent(.burial, place: Place(name: "Brookline, , Norfolk County, MA"))
+        empty.citations = [Citation(source: "S2"), Citation(source: "S2", page: "p. 3")]
+        #expect(EventWording(sources: [Source(id: "S2")]).line(empty) == "Burial: in Brookline, Norfolk County, MA — p. 3")
         #expect(wording.line(LifeEvent(EventKind(tag: "EVEN"), type: "Presidency")) == "Presidency")
     }
 }

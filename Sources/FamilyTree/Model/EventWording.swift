@@ -6,7 +6,11 @@ public struct EventWording: Sendable {
     /// Wording that names citations by the titles of `sources`.
     public init(sources: [Source]) {
         var titles: [String: String] = [:]
-        for source in sources where titles[source.id] == nil { titles[source.id] = source.title ?? source.author }
+        for source in sources where titles[source.id] == nil {
+            if let title = [source.title, source.author, source.publication].compactMap({ $0?.trimmingSpaces }).first(where: { !$0.isEmpty }) {
+                titles[source.id] = title
+            }
+        }
         sourceTitles = titles
     }
 
@@ -14,7 +18,8 @@ public struct EventWording: Sendable {
     /// first birth or death) and the place, as far as there are.
     public func when(_ event: LifeEvent, date: String? = nil) -> String? {
         let day = date ?? event.date?.displayText ?? event.datePhrase
-        let place = event.place?.name.trimmingSpaces
+        // Jurisdictions left empty ("Brookline, , Norfolk County") are left out.
+        let place = event.place?.jurisdictions.joined(separator: ", ")
         switch (day, place) {
         case (nil, nil): return nil
         case (let day?, nil): return day
@@ -36,10 +41,11 @@ public struct EventWording: Sendable {
         return text
     }
 
-    /// The citations in words: the source's title (or its description) and the page.
+    /// The citations in words: the source's title (or its description) and the page; a citation
+    /// of a source with no title and no page says nothing and is left out.
     public func sources(_ citations: [Citation]) -> [String] {
         citations.compactMap { citation in
-            let title = citation.source.flatMap { sourceTitles[$0] } ?? citation.description ?? citation.source
+            let title = citation.source.flatMap { sourceTitles[$0] } ?? citation.description
             let words = [title, citation.page].compactMap { $0?.trimmingSpaces }.filter { !$0.isEmpty }
             return words.isEmpty ? nil : words.joined(separator: ", ")
         }

@@ -122,12 +122,30 @@ public enum PipelineChecks {
             let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             require(words.count >= 2 && Int(words[0]) != nil, "not a GEDCOM line: \(line)")
             if words[0] == "0" {
-                require(["HEAD", "TRLR"].contains(words[1]) || (words.count == 3 && ["INDI", "FAM", "SUBM"].contains(words[2]) && words[1].hasPrefix("@")), "a record GEDCOM export did not write: \(line)")
+                // A record: the header, the trailer, or an xref and a tag (records kept from an
+                // imported file may be of any tag, and a few have no xref).
+                let isRecord = ["HEAD", "TRLR"].contains(words[1]) || Self.recordTag(of: line) != nil
+                    || words[1].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+                require(isRecord, "a record GEDCOM export did not write: \(line)")
             }
         }
+        // No text became a person or a family of its own.
+        let tags = text.split(separator: "\n").compactMap { recordTag(of: $0) }
+        require(tags.filter { $0 == "INDI" }.count == graph.members.count, "GEDCOM export wrote another number of people than the tree has")
+        require(tags.filter { $0 == "FAM" }.count == graph.unions.count + (graph.genealogyFile?.records.filter { $0.tag == "FAM" && $0.xref != nil }.count ?? 0),
+                "GEDCOM export wrote another number of families than the tree has")
         guard let imported = try? GEDCOMImport(bytes: Array(text.utf8)) else { return require(false, "exported GEDCOM does not import") }
         require(imported.document.members.count == graph.members.count, "GEDCOM round trip: \(graph.members.count) members became \(imported.document.members.count)")
         require(imported.document.unions.count == graph.unions.count, "GEDCOM round trip: \(graph.unions.count) families became \(imported.document.unions.count)")
+    }
+
+    /// The tag of a level-0 line with an xref (`0 @X1@ INDI`, an xref as a file wrote it), or nil.
+    static func recordTag(of line: Substring) -> Substring? {
+        guard line.hasPrefix("0 @") else { return nil }
+        let afterAt = line.dropFirst(3)
+        guard let close = afterAt.firstIndex(of: "@"), afterAt[afterAt.index(after: close)...].hasPrefix(" ") else { return nil }
+        let tag = afterAt[afterAt.index(close, offsetBy: 2)...].prefix { $0 != " " }
+        return !tag.isEmpty && tag.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? tag : nil
     }
 
     /// CRLF lines, each a property (`NAME:` or `NAME;`) or a fold (a leading space).

@@ -82,30 +82,14 @@ public struct GEDCOMExport: Sendable {
                 }
                 lines += writer.children(of: written, level: 2)
             }
-            // The first birth and death take their dates from the member; without an event of
-            // their own, they are written first.
-            let birthEvent = member.events.firstIndex { $0.kind == .birth && $0.date == nil && $0.datePhrase == nil }
-            let deathEvent = member.events.firstIndex { $0.kind == .death && $0.date == nil && $0.datePhrase == nil }
-            func birth(_ event: LifeEvent?) -> [String] {
-                var dates: [String] = []
-                if let birthday = member.birthday { dates += date(birthday, level: 2) } else if let phrase = member.birthPhrase { dates += writer.eventDate(phrase, level: 2) }
-                // 5.5.1 has no sort date.
-                if let sortDate = member.sortDate, version == .v7 { dates += date(sortDate, level: 2).map { $0.replacing(" DATE", with: " SDATE") } }
-                return writer.event(event ?? LifeEvent(.birth), level: 1, dateLines: dates)
-            }
-            func death(_ event: LifeEvent?) -> [String] {
-                let dates = member.deathDate.map { date($0, level: 2) } ?? member.deathPhrase.map { writer.eventDate($0, level: 2) } ?? []
-                return writer.event(event ?? LifeEvent(.death), level: 1, dateLines: dates)
-            }
-            if birthEvent == nil, member.birthday != nil || member.birthPhrase != nil || (member.sortDate != nil && version == .v7) { lines += birth(nil) }
-            if deathEvent == nil, member.deathDate != nil || member.deathPhrase != nil { lines += death(nil) }
-            for (position, event) in member.events.enumerated() {
-                switch position {
-                case birthEvent: lines += birth(event)
-                case deathEvent: lines += death(event)
-                default: lines += writer.event(event, level: 1)
-                }
-            }
+            // The first birth and death take their dates from the member.
+            var birthDates: [String] = []
+            if let birthday = member.birthday { birthDates += date(birthday, level: 2) } else if let phrase = member.birthPhrase { birthDates += writer.eventDate(phrase, level: 2) }
+            // 5.5.1 has no sort date.
+            if let sortDate = member.sortDate, version == .v7 { birthDates += date(sortDate, level: 2).map { $0.replacing(" DATE", with: " SDATE") } }
+            let deathDates = member.deathDate.map { date($0, level: 2) } ?? member.deathPhrase.map { writer.eventDate($0, level: 2) } ?? []
+            let hasBirth = member.birthday != nil || member.birthPhrase != nil || (member.sortDate != nil && version == .v7)
+            lines += writer.events(member.events, owning: [(.birth, birthDates, hasBirth), (.death, deathDates, !deathDates.isEmpty)])
             for union in graph.topology.parentUnions[index] {
                 lines.append("1 FAMC @\(unionXref[union])@")
                 let kind = graph.unions[union].children.first { $0.member == member.id }?.kind ?? .birth
@@ -152,25 +136,10 @@ public struct GEDCOMExport: Sendable {
             // The tree's own order comes back on import (the wife drawn first).
             if wifeFirst { lines.append("1 _FTWIFEFIRST Y") }
             for child in graph.topology.children[index] { lines += partner("CHIL", child) }
-            let marriageEvent = union.events.firstIndex { $0.kind == .marriage && $0.date == nil && $0.datePhrase == nil }
-            let divorceEvent = union.events.firstIndex { $0.kind == .divorce && $0.date == nil && $0.datePhrase == nil }
-            func marriage(_ event: LifeEvent?) -> [String] {
-                let dates = union.marriage.map { date($0, level: 2) } ?? union.marriagePhrase.map { writer.eventDate($0, level: 2) } ?? []
-                return writer.event(event ?? LifeEvent(.marriage), level: 1, dateLines: dates)
-            }
-            func divorce(_ event: LifeEvent?) -> [String] {
-                let dates = union.divorce.map { date($0, level: 2) } ?? union.divorcePhrase.map { writer.eventDate($0, level: 2) } ?? []
-                return writer.event(event ?? LifeEvent(.divorce), level: 1, dateLines: dates)
-            }
-            if marriageEvent == nil, union.marriage != nil || union.marriagePhrase != nil { lines += marriage(nil) }
-            if divorceEvent == nil, union.divorce != nil || union.divorcePhrase != nil { lines += divorce(nil) }
-            for (position, event) in union.events.enumerated() {
-                switch position {
-                case marriageEvent: lines += marriage(event)
-                case divorceEvent: lines += divorce(event)
-                default: lines += writer.event(event, level: 1)
-                }
-            }
+            // The first marriage and divorce take their dates from the union.
+            let marriageDates = union.marriage.map { date($0, level: 2) } ?? union.marriagePhrase.map { writer.eventDate($0, level: 2) } ?? []
+            let divorceDates = union.divorce.map { date($0, level: 2) } ?? union.divorcePhrase.map { writer.eventDate($0, level: 2) } ?? []
+            lines += writer.events(union.events, owning: [(.marriage, marriageDates, !marriageDates.isEmpty), (.divorce, divorceDates, !divorceDates.isEmpty)])
             for citation in union.citations { lines += writer.citation(citation, level: 1) }
             for structure in recorded.rest(keptRecords: keptPointers) { lines += writer.lines(structure, level: 1) }
         }

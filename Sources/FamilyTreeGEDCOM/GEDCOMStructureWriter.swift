@@ -104,6 +104,22 @@ struct StructureWriter {
         structure?.children.flatMap { lines($0, level: level) } ?? []
     }
 
+    /// An owner's events at level 1. The first event of each owned kind with no date of its own
+    /// (a person's birth and death, a family's marriage and divorce) is written with the owner's
+    /// `dates`; an owner with a date and no such event gets one, written first.
+    func events(_ events: [LifeEvent], owning owned: [(kind: EventKind, dates: [String], hasDate: Bool)]) -> [String] {
+        let ownedAt = owned.map { owner in events.firstIndex { $0.kind == owner.kind && $0.date == nil && $0.datePhrase == nil } }
+        var result: [String] = []
+        for (owner, position) in zip(owned, ownedAt) where position == nil && owner.hasDate {
+            result += event(LifeEvent(owner.kind), level: 1, dateLines: owner.dates)
+        }
+        for (position, event) in events.enumerated() {
+            let owner = ownedAt.firstIndex { $0 == position }.map { owned[$0] }
+            result += self.event(event, level: 1, dateLines: owner?.dates)
+        }
+        return result
+    }
+
     /// An event at `level`; `dateLines` are the date of a member's first birth or death or a
     /// union's first marriage or divorce, which the owner holds.
     func event(_ event: LifeEvent, level: Int, dateLines: [String]? = nil) -> [String] {

@@ -110,7 +110,7 @@ public struct HTMLRenderer: Sendable {
             writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
             if let color = member.color { string(color) } else { writer.append("null") }
             writer.append(",")
-            writeCard(member, label: lines.first, wording: wording, into: &writer)
+            writeCard(member, label: lines.first, wording: wording, media: graph.media(of: member), into: &writer)
             writer.append("]")
             try writer.flushIfFull()
         }
@@ -162,9 +162,10 @@ public struct HTMLRenderer: Sendable {
 
     /// What the card shows beyond the label: `{n: full name (when the label's first line is not
     /// already it), k: nickname, b: born, d: died (each with its place), a: age, p: photo,
-    /// ev: other events (a line each, with places and sources), so: sources, t: notes, ph: phones,
-    /// em: e-mails}`, each only when there is one.
-    private func writeCard<Output>(_ member: Member, label: String?, wording: EventWording, into writer: inout ChunkedWriter<Output>) {
+    /// ev: other events (a line each, with places and sources), so: sources, me: media (titles and
+    /// files, as text: the page loads nothing), t: notes, ph: phones, em: e-mails}`, each only when
+    /// there is one.
+    private func writeCard<Output>(_ member: Member, label: String?, wording: EventWording, media: [MediaLink], into writer: inout ChunkedWriter<Output>) {
         var fields: [(String, String)] = member.fullName == label ? [] : [("n", member.fullName)]
         if let nickname = member.nickname, !nickname.isEmpty { fields.append(("k", nickname)) }
         // The first birth and death with their places; every other event a line.
@@ -187,6 +188,7 @@ public struct HTMLRenderer: Sendable {
         if !others.isEmpty { fields.append(("ev", others.joined(separator: "\n"))) }
         let sources = wording.sources(member.citations)
         if !sources.isEmpty { fields.append(("so", sources.joined(separator: "\n"))) }
+        if !media.isEmpty { fields.append(("me", media.map { link in link.title.map { "\($0) (\(link.file))" } ?? link.file }.joined(separator: "\n"))) }
         if let notes = member.notes, !notes.isEmpty { fields.append(("t", notes)) }
         if let contact = member.contact {
             let phones = contact.phones.map { $0.label.isEmpty ? $0.value : "\($0.label): \($0.value)" }

@@ -124,6 +124,7 @@ enum GEDCOMRoundTrip {
     1 BIRT
     2 DATE 2 JUN 1731
     1 FAMS @F1@
+    1 OBJE @M1@
     1 SOUR Martha's family bible
     2 PAGE inside cover
     0 @F1@ FAM
@@ -165,6 +166,10 @@ enum GEDCOMRoundTrip {
         #expect(member.events.first { $0.kind == .occupation }?.value == "Planter")
         #expect(member.events.contains { $0.kind.tag == "_MILT" })
         #expect(member.recorded.contains { $0.tag == "_UID" && $0.value == "4F2A9B1C" })
+        // Media: described in place, or a media record pointed to.
+        let graph = try FamilyGraph(document: try GEDCOMImport(bytes: Array(Self.researched551.utf8)).document)
+        #expect(graph.media(of: graph.members[0]) == [MediaLink(file: "portrait.jpg", format: "jpg", title: "Portrait by Stuart")])
+        #expect(graph.media(of: graph.members[1]) == [MediaLink(file: "mountvernon.jpg", format: "jpg")])
     }
 
     @Test func exportedTwiceItIsTheSame() throws {

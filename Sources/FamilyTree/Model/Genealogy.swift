@@ -269,3 +269,48 @@ extension LifeEvent {
         if !place.isEmpty { self.place = Place(name: place) }
     }
 }
+
+/// A picture, a scan or a document linked to a person: its file, format and title, read from the
+/// media structures a genealogy file gave the person (in place, or a media record they point to).
+public struct MediaLink: Sendable, Hashable {
+    /// The file's path or URL as the genealogy file wrote it.
+    public var file: String
+    /// Its format, as written ("jpg", "image/jpeg").
+    public var format: String?
+    /// Its title.
+    public var title: String?
+
+    /// A link to `file`.
+    public init(file: String, format: String? = nil, title: String? = nil) {
+        self.file = file
+        self.format = format
+        self.title = title
+    }
+
+    /// The links an `OBJE` structure gives: one per `FILE`, with the format and title written
+    /// under the file or beside it (5.5.1, 5.5 and 7.0 each put them somewhere else).
+    static func links(in structure: RecordedStructure) -> [MediaLink] {
+        let sharedTitle = structure.first("TITL")?.value
+        let sharedFormat = structure.first("FORM")?.value
+        return structure.children.filter { $0.tag == "FILE" }.compactMap { file in
+            guard let path = file.value?.trimmingSpaces, !path.isEmpty else { return nil }
+            let format = file.first("FORM")
+            return MediaLink(file: path, format: format?.value ?? sharedFormat, title: file.first("TITL")?.value ?? format?.first("TITL")?.value ?? sharedTitle)
+        }
+    }
+}
+
+extension FamilyGraph {
+    /// The media a genealogy file linked to `member`: those described in place and those of the
+    /// media records the member points to, in the file's order.
+    public func media(of member: Member) -> [MediaLink] {
+        let objects = member.recorded.filter { $0.tag == "OBJE" }
+        guard !objects.isEmpty else { return [] }
+        let records = Dictionary((genealogyFile?.records ?? []).filter { $0.tag == "OBJE" }.compactMap { record in record.xref.map { ("@\($0)@", record) } },
+                                 uniquingKeysWith: { first, _ in first })
+        return objects.flatMap { object -> [MediaLink] in
+            if let pointer = object.value?.trimmingSpaces { return records[pointer].map(MediaLink.links(in:)) ?? [] }
+            return MediaLink.links(in: object)
+        }
+    }
+}

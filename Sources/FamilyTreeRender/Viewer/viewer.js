@@ -411,6 +411,7 @@
     row("Children", childrenOf[index].map(child => personLink(child, kindWords[kindOf(index, child)] || "")));
     row("Events", info.ev);
     row("Sources", info.so);
+    row("Media", info.me);
     row("Phones", info.ph);
     row("E-mails", info.em);
     row("Notes", info.t);

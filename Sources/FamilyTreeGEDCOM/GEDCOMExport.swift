@@ -211,10 +211,52 @@ public struct GEDCOMExport: Sendable {
     }
 
     /// A text value over CONT lines: every kind of line break (CR, LF, CRLF, U+2028, ...) starts
-    /// a CONT line, so no text can start a record of its own.
+    /// a CONT line, so no text can start a record of its own. In 5.5.1, whose lines hold at most
+    /// 255 bytes, a longer line goes on in CONC lines (7.0 has no limit and no CONC).
     func text(_ tag: String, _ value: String, level: Int) -> [String] {
         let parts = SafeText.lines(value).map(escaped)
-        return ["\(level) \(tag) \(parts[0])"] + parts.dropFirst().map { "\(level + 1) CONT \($0)" }
+        let lines = ["\(level) \(tag) \(parts[0])"] + parts.dropFirst().map { "\(level + 1) CONT \($0)" }
+        guard version == .v551 else { return lines }
+        return lines.flatMap { Self.concatenated($0, level: level + 1) }
+    }
+
+    /// The longest line 5.5.1 allows, in bytes.
+    static let longestLine = 255
+
+    /// `line` as it is when it fits, else its value cut into CONC lines of at most `longestLine`
+    /// bytes. A cut never falls next to a space (some readers trim them) nor inside a doubled `@`,
+    /// and never inside a character.
+    static func concatenated(_ line: String, level: Int) -> [String] {
+        guard line.utf8.count > longestLine else { return [line] }
+        // The value starts after the level, the tag and one space.
+        let head = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard head.count == 3 else { return [line] }
+        var prefix = "\(head[0]) \(head[1]) "
+        var rest = Substring(head[2])
+        var result: [String] = []
+        while prefix.utf8.count + rest.utf8.count > longestLine {
+            let room = longestLine - prefix.utf8.count
+            var cut = rest.startIndex
+            var used = 0
+            for index in rest.indices {
+                let size = rest[index].utf8.count
+                guard used + size <= room else { break }
+                used += size
+                cut = rest.index(after: index)
+            }
+            // Back off from a space or an @ on either side of the cut.
+            var safe = cut
+            while safe > rest.startIndex, safe < rest.endIndex,
+                  [" ", "@"].contains(rest[rest.index(before: safe)]) || [" ", "@"].contains(rest[safe]) {
+                safe = rest.index(before: safe)
+            }
+            // A run of spaces or @ as long as the room: cut where it fits after all.
+            if safe == rest.startIndex { safe = cut }
+            result.append(prefix + rest[..<safe])
+            rest = rest[safe...]
+            prefix = "\(level) CONC "
+        }
+        return result + [prefix + rest]
     }
 
     /// A single-line value: line breaks and control characters become spaces (a name cannot start

@@ -79,24 +79,20 @@ struct StructureWriter {
     /// A kept structure and its substructures, from `level`.
     func lines(_ structure: RecordedStructure, level: Int) -> [String] {
         guard level <= Self.deepestLevel, Self.isTag(structure.tag) else { return [] }
-        let tag = mappedTag(structure, level: level)
-        var head = "\(level)"
+        var tag = mappedTag(structure, level: level)
+        // A record's xref stands before its tag (and counts in a 5.5.1 line's length).
         if level == 0, let xref = structure.xref {
             guard Self.isXref(xref) else { return [] }
-            head += " @\(xref)@"
+            tag = "@\(xref)@ \(tag)"
         }
-        var result: [String]
-        if let value = structure.value, !value.isEmpty {
-            if Self.isPointer(value) {
-                result = ["\(head) \(tag) \(value.trimmingSpaces)"]
-            } else {
-                let written = export.text(tag, value, level: level)
-                result = [head + written[0].dropFirst("\(level)".count)] + written.dropFirst()
-            }
-        } else {
-            result = ["\(head) \(tag)"]
+        let line: [String]
+        switch structure.value {
+        case let value? where value.isEmpty: line = ["\(level) \(tag)"]
+        case let value? where Self.isPointer(value): line = ["\(level) \(tag) \(value.trimmingSpaces)"]
+        case let value?: line = export.text(tag, value, level: level)
+        case nil: line = ["\(level) \(tag)"]
         }
-        return result + children(of: structure, level: level + 1)
+        return line + children(of: structure, level: level + 1)
     }
 
     /// The substructures of `structure` (when there is one), from `level`.

@@ -266,3 +266,23 @@ struct GrampsReadsOurExportTests {
         #expect(result.stdout.split(separator: "\n").count == 4)
     }
 }
+
+/// GEDCOM 5.5.1 lines hold at most 255 bytes: longer values go on in CONC lines that a reader
+/// joins back into the same value; 7.0 has no such limit and no CONC.
+@Suite struct GEDCOMLineLengthTests {
+    @Test func aLongNoteIsCutIntoCONCLinesThatJoinBack() throws {
+        let words = (1...120).map { "wörd\($0)" }.joined(separator: " ")
+        var ann = Member(id: "I1", firstName: "Ann")
+        ann.notes = words + " me@example.com @@start\n" + String(repeating: "é", count: 300)
+        let graph = try FamilyGraph(members: [ann])
+        let old = GEDCOMExport(version: .v551).write(graph)
+        let lines = old.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.utf8.count <= 255 }, "\(lines.map(\.utf8.count).max() ?? 0) bytes")
+        #expect(lines.contains { $0.hasPrefix("2 CONC ") })
+        // No cut falls next to a space.
+        #expect(!lines.contains { $0.hasPrefix("2 CONC ") && $0.dropFirst(7).hasPrefix(" ") })
+        let back = try GEDCOMImport(bytes: Array(old.utf8))
+        #expect(back.document.members[0].notes == ann.notes)
+        #expect(!GEDCOMExport(version: .v7).write(graph).contains("CONC"))
+    }
+}

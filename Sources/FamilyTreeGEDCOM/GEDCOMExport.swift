@@ -38,9 +38,19 @@ public struct GEDCOMExport: Sendable {
         // 5.5.1 requires a submitter: the file's own, or one of ours.
         let needsSubmitter = version == .v551 && !kept.header.contains { $0.tag == "SUBM" }
         if needsSubmitter { lines.append("1 SUBM @SUBMITTER@") }
-        let memberXref = xrefs(graph.members.map(\.id), prefix: "I")
-        let unionXref = xrefs(graph.unions.map(\.id), prefix: "F")
-        let sourceXref = Dictionary(zip(graph.sources.map(\.id), xrefs(graph.sources.map(\.id), prefix: "S")), uniquingKeysWith: { first, _ in first })
+        // Every record's xref once: those of records kept as written and those kept structures
+        // point to first (a numbered person must not become what an old pointer named), then
+        // people's, families' and sources' own where they are xrefs.
+        var taken = Set(kept.records.compactMap(\.xref).filter(StructureWriter.isXref))
+        let ownIDs = Set(graph.members.map(\.id) + graph.unions.map(\.id) + graph.sources.map(\.id))
+        Self.forEachKept(in: graph) { structure in
+            guard let value = structure.value, StructureWriter.isPointer(value) else { return }
+            let target = String(value.trimmingSpaces.dropFirst().dropLast())
+            if !ownIDs.contains(target) { taken.insert(target) }
+        }
+        let memberXref = xrefs(graph.members.map(\.id), prefix: "I", taken: &taken)
+        let unionXref = xrefs(graph.unions.map(\.id), prefix: "F", taken: &taken)
+        let sourceXref = Dictionary(zip(graph.sources.map(\.id), xrefs(graph.sources.map(\.id), prefix: "S", taken: &taken)), uniquingKeysWith: { first, _ in first })
         writer.sourceXref = sourceXref
         let keptPointers = Set(kept.records.compactMap { $0.xref.map { "@\($0)@" } })
         for (index, member) in graph.members.enumerated() {
@@ -151,7 +161,16 @@ public struct GEDCOMExport: Sendable {
             }
             for structure in source.recorded { lines += writer.lines(structure, level: 1) }
         }
-        for record in kept.records { lines += writer.lines(record, level: 0) }
+        var keptNumber = 0
+        for var record in kept.records {
+            // A kept record whose xref a file cannot hold (a control character in it) gets a new one.
+            if let xref = record.xref, !StructureWriter.isXref(xref) {
+                repeat { keptNumber += 1 } while taken.contains("X\(keptNumber)")
+                taken.insert("X\(keptNumber)")
+                record.xref = "X\(keptNumber)"
+            }
+            lines += writer.lines(record, level: 0)
+        }
         if needsSubmitter { lines += ["0 @SUBMITTER@ SUBM", "1 NAME familytree"] }
         lines.append("0 TRLR")
         return lines.joined(separator: "\n") + "\n"
@@ -267,22 +286,18 @@ public struct GEDCOMExport: Sendable {
         return line.hasPrefix("@") ? "@" + line : line
     }
 
-    /// The ids as xrefs: kept when already valid GEDCOM 7 xrefs, otherwise numbered.
-    private func xrefs(_ ids: [String], prefix: String) -> [String] {
-        var used = Set<String>()
-        var result: [String] = []
-        for id in ids where isValidXref(id) { used.insert(id) }
+    /// The ids as xrefs: an id that is a valid GEDCOM 7 xref and not `taken` is kept; the others
+    /// are numbered (`I1`, `F2`, ...) past everything taken. The xrefs given are added to `taken`.
+    private func xrefs(_ ids: [String], prefix: String, taken: inout Set<String>) -> [String] {
+        var result = [String?](repeating: nil, count: ids.count)
+        for (position, id) in ids.enumerated() where isValidXref(id) && taken.insert(id).inserted { result[position] = id }
         var counter = 0
-        for id in ids {
-            if isValidXref(id) {
-                result.append(id)
-                continue
-            }
-            repeat { counter += 1 } while used.contains("\(prefix)\(counter)")
-            used.insert("\(prefix)\(counter)")
-            result.append("\(prefix)\(counter)")
+        for position in ids.indices where result[position] == nil {
+            repeat { counter += 1 } while taken.contains("\(prefix)\(counter)")
+            taken.insert("\(prefix)\(counter)")
+            result[position] = "\(prefix)\(counter)"
         }
-        return result
+        return result.map { $0! }
     }
 
     func isValidXref(_ id: String) -> Bool {

@@ -6,12 +6,15 @@ struct GEDCOMRecord {
     var value: String
     var line: Int
     var children: [GEDCOMRecord] = []
+    /// Whether the value was written with `@@` for `@`: text that only looks like a pointer.
+    var isEscapedText = false
 
     func first(_ tag: String) -> GEDCOMRecord? { children.first { $0.tag == tag } }
     func all(_ tag: String) -> [GEDCOMRecord] { children.filter { $0.tag == tag } }
 
     /// The xref a pointer value names (`@I1@` gives `I1`); nil for `@VOID@` and non-pointers.
     var pointer: String? {
+        guard !isEscapedText else { return nil }
         let trimmed = value.trimmingSpaces
         guard trimmed.count > 2, trimmed.hasPrefix("@"), trimmed.hasSuffix("@"), trimmed.uppercased() != "@VOID@" else { return nil }
         return String(trimmed.dropFirst().dropLast())
@@ -65,7 +68,7 @@ enum GEDCOMParser {
                     continue
                 }
                 close(to: parsed.level)
-                stack.append(GEDCOMRecord(tag: parsed.tag, xref: parsed.xref, value: parsed.value, line: lineNumber))
+                stack.append(GEDCOMRecord(tag: parsed.tag, xref: parsed.xref, value: parsed.value, line: lineNumber, isEscapedText: parsed.escaped))
             }
         }
         close(to: 0)
@@ -87,7 +90,7 @@ enum GEDCOMParser {
 
     /// `level [@xref@] TAG [value]` (leading whitespace allowed). `@@` in a value stands for `@`:
     /// everywhere in 5.5.1 (`everyAtDoubled`), only at the start of the value in 7.0.
-    static func parseLine(_ line: UnsafeBufferPointer<UInt8>, everyAtDoubled: Bool = true) -> (level: Int, xref: String?, tag: String, value: String)? {
+    static func parseLine(_ line: UnsafeBufferPointer<UInt8>, everyAtDoubled: Bool = true) -> (level: Int, xref: String?, tag: String, value: String, escaped: Bool)? {
         let space: UInt8 = 32, at: UInt8 = 64
         var index = 0
         while index < line.count, line[index] == space || line[index] == 9 { index += 1 }
@@ -114,6 +117,10 @@ enum GEDCOMParser {
         let tagStart = index
         while index < line.count, line[index] != space { index += 1 }
         guard index > tagStart else { return nil }
+        // A tag is letters, digits and underscores, at most 31 (a line with another is no line).
+        guard index - tagStart <= 31, line[tagStart..<index].allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }) else {
+            return nil
+        }
         let tag = String(decoding: UnsafeBufferPointer(rebasing: line[tagStart..<index]), as: UTF8.self).uppercased()
         if index < line.count { index += 1 }
         let valueBytes = UnsafeBufferPointer(rebasing: line[index...])
@@ -132,6 +139,6 @@ enum GEDCOMParser {
                 value.removeFirst()
             }
         }
-        return (level, xref, tag, value)
+        return (level, xref, tag, value, hasDoubleAt && value.hasPrefix("@"))
     }
 }

@@ -224,32 +224,39 @@ extension GEDCOMExport {
         guard let origin = graph.genealogyFile?.version, origin.hasPrefix("7") != (version == .v7) else { return [] }
         let foreign = version == .v7 ? Self.onlyIn551 : Self.onlyIn7
         var counts: [String: Int] = [:]
-        func count(_ structures: [RecordedStructure]) {
-            for structure in structures {
-                if foreign.contains(structure.tag) { counts[structure.tag, default: 0] += 1 }
-                count(structure.children)
-            }
+        Self.forEachKept(in: graph) { structure in
+            if foreign.contains(structure.tag) { counts[structure.tag, default: 0] += 1 }
         }
-        func count(_ event: LifeEvent) {
-            count(event.recorded)
-            event.place.map { count($0.recorded) }
-            event.citations.forEach { count($0.recorded) }
-        }
-        for member in graph.members {
-            count(member.recorded)
-            member.events.forEach(count)
-            member.citations.forEach { count($0.recorded) }
-        }
-        for union in graph.unions {
-            count(union.recorded)
-            union.events.forEach(count)
-            union.citations.forEach { count($0.recorded) }
-        }
-        graph.sources.forEach { count($0.recorded) }
-        graph.genealogyFile.map { count($0.header + $0.records) }
         return counts.keys.sorted().map { tag in
             "\(counts[tag]!) \(tag) structure\(counts[tag]! == 1 ? "" : "s") from the GEDCOM \(origin) file \(counts[tag]! == 1 ? "is" : "are") written as \(counts[tag]! == 1 ? "it was" : "they were"); GEDCOM \(version.rawValue) has no \(tag)"
         }
+    }
+
+    /// Calls `body` with every structure `graph` keeps as written, substructures included.
+    static func forEachKept(in graph: FamilyGraph, _ body: (RecordedStructure) -> Void) {
+        func visit(_ structures: [RecordedStructure]) {
+            for structure in structures {
+                body(structure)
+                visit(structure.children)
+            }
+        }
+        func visit(_ event: LifeEvent) {
+            visit(event.recorded)
+            event.place.map { visit($0.recorded) }
+            event.citations.forEach { visit($0.recorded) }
+        }
+        for member in graph.members {
+            visit(member.recorded)
+            member.events.forEach(visit)
+            member.citations.forEach { visit($0.recorded) }
+        }
+        for union in graph.unions {
+            visit(union.recorded)
+            union.events.forEach(visit)
+            union.citations.forEach { visit($0.recorded) }
+        }
+        graph.sources.forEach { visit($0.recorded) }
+        graph.genealogyFile.map { visit($0.header + $0.records) }
     }
 
     /// Tags GEDCOM 7.0 has and 5.5.1 does not.

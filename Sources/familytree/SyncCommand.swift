@@ -170,9 +170,18 @@ enum SyncTree {
     }
 
     /// Writes the tree the documents make, without references a merge left pointing at nobody
-    /// (each repair reported). Documents that make no valid tree are an error and nothing is written.
+    /// (each repair reported). What the file at `path` holds besides its members, unions and
+    /// connections (a GEDCOM import's sources and kept records, fields familytree does not know)
+    /// is kept: the store has no documents for it. Documents that make no valid tree are an error
+    /// and nothing is written.
     static func write(_ documents: [DocumentKey: String], to path: String) throws {
-        let (tree, repairs) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
+        var root = try TreeMirror.tree(from: documents)
+        if !TreeFiles.isStream(path), FileManager.default.fileExists(atPath: path),
+           case .object(let existing)? = try? JSONParser.parse(try TreeFiles.read(path)).root, case .object(var fields) = root {
+            for (key, value) in existing where fields[key] == nil { fields[key] = value }
+            root = .object(fields)
+        }
+        let (tree, repairs) = TreeFile.droppingDanglingReferences(root)
         for repair in repairs { Console.error("familytree: sync: \(repair)") }
         let file: TreeFile
         do {

@@ -238,6 +238,27 @@ struct PostgresSyncProcessTests {
         #expect(after.contains("alice  admin") && after.contains("carol  owner"), "\(after)")
     }
 
+    /// A tree imported from GEDCOM carries sources and records kept as written at its top: a push
+    /// and a pull write the merged tree back into the file and keep them.
+    @Test func aPushAndAPullKeepTheFilesSourcesAndKeptRecords() throws {
+        let tree = scratch.path("tree.json").path
+        let gedcom = #"{"version": "5.5.1", "records": [{"tag": "NOTE", "xref": "N1", "value": "Shared note"}]}"#
+        let sources = #"[{"id": "S1", "title": "Parish register"}]"#
+        var text = try scratch.read("tree.json")
+        text = String(text.dropLast(2)) + ",\n  \"gedcom\": \(gedcom),\n  \"sources\": \(sources),\n  \"_app\": {\"theme\": \"sepia\"}\n}\n"
+        try scratch.write("tree.json", text)
+        #expect(try sync(["push", tree, "--user", "alice", "--new-tree"]).status == 0)
+        try scratch.write("tree.json", try scratch.read("tree.json").replacingOccurrences(of: "\"firstName\": \"Peter\"", with: "\"firstName\": \"Pete\""))
+        let push = try sync(["push", tree, "--user", "alice"])
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(try sync(["pull", "--user", "alice", "-o", tree]).status == 0)
+        let root = try JSONParser.parse(Array(try scratch.read("tree.json").utf8)).root
+        #expect(root["sources"]?.arrayValue?.first?["title"]?.stringValue == "Parish register")
+        #expect(root["gedcom"]?["records"]?.arrayValue?.first?["value"]?.stringValue == "Shared note")
+        #expect(root["_app"]?["theme"]?.stringValue == "sepia")
+        #expect(try scratch.read("tree.json").contains("\"firstName\": \"Pete\""))
+    }
+
     /// Alice and bob push to alice's tree at the same moment from two processes, each with an edit
     /// of their own and both with a new nickname for Peter: nothing is lost, and the one field both
     /// changed is kept as a conflict on the device whose push came second.

@@ -140,8 +140,9 @@ struct StructureWriter {
         var kept = KeptStructures(place.recorded)
         var result = export.text("PLAC", place.name, level: level)
         if let form = place.form { result += export.text("FORM", form, level: level + 1) }
+        // The map line with its coordinates, and whatever else the file put under it.
         let mapComplement = kept.complement("MAP")
-        if place.latitude != nil || place.longitude != nil {
+        if place.latitude != nil || place.longitude != nil || mapComplement != nil {
             result.append("\(level + 1) MAP")
             if let latitude = place.latitude { result += export.text("LATI", latitude, level: level + 2) }
             if let longitude = place.longitude { result += export.text("LONG", longitude, level: level + 2) }

@@ -316,11 +316,9 @@ struct GEDCOMTreeBuilder {
     /// A family's date, or its text as written when it is no date familytree can place.
     private mutating func date(_ record: GEDCOMRecord?, what: String) -> (PartialDate?, String?) {
         guard let record else { return (nil, nil) }
-        let text = GEDCOMTreeBuilder.dateText(record)
-        guard !text.isEmpty else { return (nil, nil) }
-        if let date = GEDCOMDate.parse(text) { return (date, nil) }
-        warn(.date, record.line, "\(what) date \"\(text)\" is not a date familytree can place; kept as written")
-        return (nil, text)
+        let (date, phrase) = GEDCOMStructures.date(record)
+        if let phrase { warn(.date, record.line, "\(what) date \"\(phrase)\" is not a date familytree can place; kept as written") }
+        return (date, phrase)
     }
 
     private mutating func member(from record: GEDCOMRecord, id: String) -> Member {

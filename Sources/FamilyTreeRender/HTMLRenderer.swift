@@ -82,6 +82,7 @@ public struct HTMLRenderer: Sendable {
         }
         let crossChildren = Set(graph.crossBloodlineConnections.map(\.fromChild))
         let wording = EventWording(sources: graph.sources)
+        let media = MediaCatalog(graph)
         writer.append("{\"title\":")
         string(title)
         writer.append(",\"direction\":")
@@ -110,7 +111,7 @@ public struct HTMLRenderer: Sendable {
             writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
             if let color = member.color { string(color) } else { writer.append("null") }
             writer.append(",")
-            writeCard(member, label: lines.first, wording: wording, media: graph.media(of: member), into: &writer)
+            writeCard(member, label: lines.first, wording: wording, media: media.media(of: member), into: &writer)
             writer.append("]")
             try writer.flushIfFull()
         }

@@ -300,15 +300,24 @@ public struct MediaLink: Sendable, Hashable {
     }
 }
 
-extension FamilyGraph {
+/// The media of every member of a graph, with the graph's media records indexed once (a chart
+/// asks for each member's).
+public struct MediaCatalog: Sendable {
+    private let records: [String: RecordedStructure]
+
+    /// The catalogue of `graph`'s media records.
+    public init(_ graph: FamilyGraph) {
+        var records: [String: RecordedStructure] = [:]
+        for record in graph.genealogyFile?.records ?? [] where record.tag == "OBJE" {
+            if let xref = record.xref, records["@\(xref)@"] == nil { records["@\(xref)@"] = record }
+        }
+        self.records = records
+    }
+
     /// The media a genealogy file linked to `member`: those described in place and those of the
     /// media records the member points to, in the file's order.
     public func media(of member: Member) -> [MediaLink] {
-        let objects = member.recorded.filter { $0.tag == "OBJE" }
-        guard !objects.isEmpty else { return [] }
-        let records = Dictionary((genealogyFile?.records ?? []).filter { $0.tag == "OBJE" }.compactMap { record in record.xref.map { ("@\($0)@", record) } },
-                                 uniquingKeysWith: { first, _ in first })
-        return objects.flatMap { object -> [MediaLink] in
+        member.recorded.filter { $0.tag == "OBJE" }.flatMap { object -> [MediaLink] in
             if let pointer = object.value?.trimmingSpaces { return records[pointer].map(MediaLink.links(in:)) ?? [] }
             return MediaLink.links(in: object)
         }

@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "FamilyTreeSync", targets: ["FamilyTreeSync"]),
         .library(name: "FamilyTreeFiles", targets: ["FamilyTreeFiles"]),
         .library(name: "FamilyTreeCardDAV", targets: ["FamilyTreeCardDAV"]),
+        .library(name: "FamilyTreeAPI", targets: ["FamilyTreeAPI"]),
+        .library(name: "FamilyTreeRemote", targets: ["FamilyTreeRemote"]),
+        .library(name: "FamilyTreeServer", targets: ["FamilyTreeServer"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -21,6 +24,8 @@ let package = Package(
         .trait(name: "Graphviz"),
         // The PostgreSQL document store (postgres-nio, which brings SwiftNIO and BoringSSL: minutes to build).
         .trait(name: "PostgreSQL"),
+        // `familytree serve`: the sync API over HTTP (Hummingbird on SwiftNIO, bcrypt, swift-crypto).
+        .trait(name: "Server"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -37,6 +42,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
         // `swift package generate-documentation`: the API reference from the doc comments.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The HTTP sync API's typed client and server, generated from Sources/FamilyTreeAPI/openapi.yaml.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        // The server (trait Server).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // Rounding calls libm, which a program without Foundation does not link by itself on Linux.
@@ -52,6 +65,40 @@ let package = Package(
         // A tree kept in step with a CardDAV address book (Foundation's URLSession and XMLParser).
         .target(name: "FamilyTreeCardDAV", dependencies: ["FamilyTree", "FamilyTreeContacts"]),
         .target(name: "FamilyTreeSync", dependencies: ["FamilyTree", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The HTTP sync API: types and client generated from openapi.yaml (scripts/generate-openapi).
+        .target(
+            name: "FamilyTreeAPI",
+            dependencies: ["FamilyTreeSync", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"]
+        ),
+        // A document store on a familytree server, reached with a personal access token.
+        .target(
+            name: "FamilyTreeRemote",
+            dependencies: [
+                "FamilyTreeSync", "FamilyTreeAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ]
+        ),
+        // `familytree serve`. Its sources are wrapped in `#if Server`, like FamilyTreeGraphviz's.
+        .target(
+            name: "FamilyTreeServer",
+            dependencies: [
+                "FamilyTree", "FamilyTreeSync", "FamilyTreeAPI",
+                .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(traits: ["Server"])),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
+        ),
         // Its sources are wrapped in `#if PostgreSQL`, like FamilyTreeGraphviz's.
         .target(
             name: "FamilyTreePostgres",
@@ -77,9 +124,10 @@ let package = Package(
             name: "familytree",
             dependencies: [
                 "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM", "FamilyTreeContacts", "FamilyTreeSync",
-                "FamilyTreeFiles", "FamilyTreeCardDAV",
+                "FamilyTreeFiles", "FamilyTreeCardDAV", "FamilyTreeAPI", "FamilyTreeRemote",
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
+                .target(name: "FamilyTreeServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
@@ -115,6 +163,9 @@ let package = Package(
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz", "TestSupport"]),
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FamilyTreeServerTests", dependencies: [
+            "FamilyTreeServer", "FamilyTreeRemote", "FamilyTreeAPI", "FamilyTreeSync", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "FamilyTreeCardDAVTests", dependencies: ["FamilyTreeCardDAV"]),
         .testTarget(name: "FamilyTreeFilesTests", dependencies: ["FamilyTreeFiles", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
@@ -125,7 +176,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
         ]),
-        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "FamilyTreeFiles", "FamilyTreeCalendar", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
+        .testTarget(name: "familytreeTests", dependencies: ["familytree", "FamilyTree", "FamilyTreeSync", "FamilyTreeFiles", "FamilyTreeCalendar", "FamilyTreeRemote", "TestSupport", .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"]))]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ import PostgresNIO
 /// security, the application role, and one login role per user.
 public enum PostgresAdmin {
     /// The schema's version, kept as the documents table's comment: `install` brings an older one up to it.
-    static let schemaVersion = "familytree schema 4"
+    static let schemaVersion = "familytree schema 5"
 
     /// The statements that create the store; each is safe to run again.
     ///
@@ -23,6 +23,23 @@ public enum PostgresAdmin {
         "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'familytree_definer') THEN CREATE ROLE familytree_definer NOLOGIN; END IF; END $$",
         // The administrator hands the functions to the definer role, which takes being a member of it.
         "GRANT familytree_definer TO CURRENT_USER",
+        // The login roles of `familytree serve`: they act for the signed-in user (below).
+        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'familytree_server') THEN CREATE ROLE familytree_server NOLOGIN; END IF; END $$",
+        // Who the caller is: the login role, or, for a login that is a direct member of
+        // `familytree_server`, the user it set for this session's current request
+        // (`familytree.acting_user`). Nobody else can claim to be another user: the setting is read
+        // only for the server's logins, and a superuser is not a member unless granted.
+        """
+        CREATE OR REPLACE FUNCTION public.familytree_uid() RETURNS text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT CASE WHEN EXISTS (
+                SELECT 1 FROM pg_catalog.pg_auth_members m
+                JOIN pg_catalog.pg_roles g ON g.oid = m.roleid JOIN pg_catalog.pg_roles u ON u.oid = m.member
+                WHERE g.rolname = 'familytree_server' AND u.rolname = session_user)
+            THEN nullif(current_setting('familytree.acting_user', true), '')
+            ELSE session_user::text END
+        $$
+        """,
         "CREATE TABLE IF NOT EXISTS public.familytree_owners (owner_uid text PRIMARY KEY, last_seq bigint NOT NULL)",
         """
         CREATE TABLE IF NOT EXISTS public.familytree_documents (
@@ -51,8 +68,8 @@ public enum PostgresAdmin {
         CREATE OR REPLACE FUNCTION public.familytree_role(tree text) RETURNS text
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
             SELECT coalesce(
-                (SELECT role FROM public.familytree_members WHERE tree_uid = tree AND member_uid = session_user),
-                CASE WHEN tree = session_user AND NOT EXISTS (
+                (SELECT role FROM public.familytree_members WHERE tree_uid = tree AND member_uid = public.familytree_uid()),
+                CASE WHEN tree = public.familytree_uid() AND NOT EXISTS (
                     SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND role = 'owner') THEN 'owner' END)
         $$
         """,
@@ -64,7 +81,7 @@ public enum PostgresAdmin {
             ranks constant text[] := ARRAY['viewer', 'helper', 'admin', 'owner'];
         BEGIN
             IF held IS NULL OR array_position(ranks, held) < array_position(ranks, needed) THEN
-                RAISE EXCEPTION '% is % of %''s tree; % needs % or above', session_user,
+                RAISE EXCEPTION '% is % of %''s tree; % needs % or above', public.familytree_uid(),
                     CASE WHEN held IS NULL THEN 'no member' WHEN held IN ('admin', 'owner') THEN 'an ' || held ELSE 'a ' || held END, tree, what, needed
                     USING ERRCODE = '42501';
             END IF;
@@ -77,12 +94,12 @@ public enum PostgresAdmin {
         CREATE OR REPLACE FUNCTION public.familytree_trees(needed text) RETURNS text[]
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
             SELECT coalesce(array_agg(tree_uid), '{}') FROM (
-                SELECT tree_uid FROM public.familytree_members WHERE member_uid = session_user
+                SELECT tree_uid FROM public.familytree_members WHERE member_uid = public.familytree_uid()
                     AND array_position(ARRAY['viewer', 'helper', 'admin', 'owner'], role)
                         >= array_position(ARRAY['viewer', 'helper', 'admin', 'owner'], needed)
                 UNION
-                SELECT session_user::text WHERE NOT EXISTS (
-                    SELECT 1 FROM public.familytree_members WHERE tree_uid = session_user AND role = 'owner')
+                SELECT public.familytree_uid() WHERE NOT EXISTS (
+                    SELECT 1 FROM public.familytree_members WHERE tree_uid = public.familytree_uid() AND role = 'owner')
             ) AS held
         $$
         """,
@@ -108,7 +125,7 @@ public enum PostgresAdmin {
             IF EXISTS (SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND member_uid = member AND role = 'owner') THEN
                 RAISE EXCEPTION '% owns %''s tree; the owner''s role cannot be changed', member, tree USING ERRCODE = '42501';
             END IF;
-            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by) VALUES (tree, member, new_role, session_user)
+            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by) VALUES (tree, member, new_role, public.familytree_uid())
             ON CONFLICT (tree_uid, member_uid) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by, granted_at = now();
         END $$
         """,
@@ -117,7 +134,7 @@ public enum PostgresAdmin {
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
         BEGIN
             -- Anyone may leave a tree; taking another's role away is an admin's.
-            IF member <> session_user OR public.familytree_role(tree) IS NULL THEN
+            IF member <> public.familytree_uid() OR public.familytree_role(tree) IS NULL THEN
                 PERFORM public.familytree_require(tree, 'admin', 'unsharing');
             END IF;
             PERFORM public.familytree_claim(tree);
@@ -132,11 +149,11 @@ public enum PostgresAdmin {
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
         BEGIN
             PERFORM public.familytree_require(tree, 'owner', 'handing it on');
-            IF new_owner = session_user THEN RETURN; END IF;
+            IF new_owner = public.familytree_uid() THEN RETURN; END IF;
             PERFORM public.familytree_claim(tree);
             UPDATE public.familytree_members SET role = 'admin', granted_by = new_owner, granted_at = now()
-                WHERE tree_uid = tree AND member_uid = session_user;
-            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by) VALUES (tree, new_owner, 'owner', session_user)
+                WHERE tree_uid = tree AND member_uid = public.familytree_uid();
+            INSERT INTO public.familytree_members (tree_uid, member_uid, role, granted_by) VALUES (tree, new_owner, 'owner', public.familytree_uid())
             ON CONFLICT (tree_uid, member_uid) DO UPDATE SET role = 'owner', granted_by = excluded.granted_by, granted_at = now();
         END $$
         """,
@@ -156,7 +173,7 @@ public enum PostgresAdmin {
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
         BEGIN
             INSERT INTO public.familytree_audit (tree_uid, collection, doc_id, version, deleted, seq, changed_by)
-            VALUES (NEW.owner_uid, NEW.collection, NEW.doc_id, NEW.version, NEW.deleted, NEW.seq, session_user);
+            VALUES (NEW.owner_uid, NEW.collection, NEW.doc_id, NEW.version, NEW.deleted, NEW.seq, public.familytree_uid());
             RETURN NULL;
         END $$
         """,
@@ -164,7 +181,7 @@ public enum PostgresAdmin {
         "CREATE TRIGGER familytree_audit AFTER INSERT OR UPDATE ON public.familytree_documents FOR EACH ROW EXECUTE FUNCTION public.familytree_audit_change()",
         """
         DO $$ DECLARE f text; BEGIN
-            FOREACH f IN ARRAY ARRAY['familytree_role(text)', 'familytree_trees(text)', 'familytree_require(text, text, text)', 'familytree_claim(text)',
+            FOREACH f IN ARRAY ARRAY['familytree_uid()', 'familytree_role(text)', 'familytree_trees(text)', 'familytree_require(text, text, text)', 'familytree_claim(text)',
                 'familytree_share(text, text, text)', 'familytree_unshare(text, text)', 'familytree_transfer(text, text)',
                 'familytree_delete_tree(text)', 'familytree_audit_change()'] LOOP
                 EXECUTE 'ALTER FUNCTION public.' || f || ' OWNER TO familytree_definer';
@@ -173,7 +190,7 @@ public enum PostgresAdmin {
         END $$
         """,
         """
-        GRANT EXECUTE ON FUNCTION public.familytree_role(text), public.familytree_trees(text), public.familytree_share(text, text, text),
+        GRANT EXECUTE ON FUNCTION public.familytree_uid(), public.familytree_role(text), public.familytree_trees(text), public.familytree_share(text, text, text),
             public.familytree_unshare(text, text), public.familytree_transfer(text, text),
             public.familytree_delete_tree(text) TO familytree_app
         """,
@@ -183,7 +200,37 @@ public enum PostgresAdmin {
         "GRANT SELECT ON public.familytree_members, public.familytree_audit TO familytree_app",
         "GRANT SELECT, INSERT, UPDATE, DELETE ON public.familytree_owners, public.familytree_documents, public.familytree_members, public.familytree_audit TO familytree_definer",
         "GRANT USAGE ON SEQUENCE public.familytree_audit_id_seq TO familytree_definer",
-    ] + rowSecurity + ["COMMENT ON TABLE public.familytree_documents IS '\(schemaVersion)'"]
+    ] + serverTables + rowSecurity + ["COMMENT ON TABLE public.familytree_documents IS '\(schemaVersion)'"]
+
+    /// The server's accounts, sessions and tokens, invites and failed sign-ins: read and written by
+    /// the server's logins only (users never reach them, not even their own rows).
+    static let serverTables: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS public.familytree_server_accounts (
+            user_id text PRIMARY KEY, password_hash text NOT NULL, is_administrator boolean NOT NULL, created_at bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS public.familytree_server_credentials (
+            id text PRIMARY KEY, user_id text NOT NULL, kind text NOT NULL CHECK (kind IN ('session', 'token')), label text NOT NULL,
+            secret_hash text NOT NULL UNIQUE, csrf_token text NOT NULL, created_at bigint NOT NULL, last_used_at bigint, expires_at bigint)
+        """,
+        "CREATE INDEX IF NOT EXISTS familytree_server_credentials_by_user ON public.familytree_server_credentials (user_id, kind)",
+        """
+        CREATE TABLE IF NOT EXISTS public.familytree_server_invites (
+            id text PRIMARY KEY, code_hash text NOT NULL UNIQUE, tree text NOT NULL, role text NOT NULL, invitee text NOT NULL,
+            invited_by text NOT NULL, created_at bigint NOT NULL, expires_at bigint NOT NULL, accepted_by text, accepted_at bigint)
+        """,
+        "CREATE TABLE IF NOT EXISTS public.familytree_server_sign_in_failures (key text NOT NULL, at bigint NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS familytree_server_sign_in_failures_by_key ON public.familytree_server_sign_in_failures (key, at)",
+        """
+        REVOKE ALL ON public.familytree_server_accounts, public.familytree_server_credentials, public.familytree_server_invites,
+            public.familytree_server_sign_in_failures FROM PUBLIC
+        """,
+        """
+        GRANT SELECT, INSERT, UPDATE, DELETE ON public.familytree_server_accounts, public.familytree_server_credentials,
+            public.familytree_server_invites, public.familytree_server_sign_in_failures TO familytree_server
+        """,
+    ]
 
     /// Row-level security on every table, forced for the tables' owner too.
     static let rowSecurity: [String] = {
@@ -203,7 +250,7 @@ public enum PostgresAdmin {
                 ("tree_update", "UPDATE", writer, writer),
             ]),
             ("familytree_members", [
-                ("tree_read", "SELECT", "member_uid = current_user OR \(held("viewer", "tree_uid"))", nil),
+                ("tree_read", "SELECT", "member_uid = public.familytree_uid() OR \(held("viewer", "tree_uid"))", nil),
             ]),
             ("familytree_audit", [
                 ("tree_read", "SELECT", held("admin", "tree_uid"), nil),
@@ -302,6 +349,25 @@ public enum PostgresAdmin {
                         EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L', name, secret);
                     END IF;
                     EXECUTE format('GRANT familytree_app TO %I', name);
+                END $$
+                """), logger: logger)
+        }
+    }
+
+    /// Creates (or updates the password of) the login role `familytree serve` connects as: a
+    /// member of the application role and of `familytree_server`, so it acts for the user each
+    /// request signed in as, within that user's roles, and keeps the server's accounts.
+    public static func createServerLogin(_ name: String, password: String, adminURL: String) async throws(SyncError) {
+        guard !name.isEmpty, name.utf8.count <= maximumUserBytes, !name.hasPrefix("pg_") else {
+            throw .store("a server login is a PostgreSQL role name of 1 to \(maximumUserBytes) bytes")
+        }
+        try await createUser(name, password: password, adminURL: adminURL)
+        try await withConnection(adminURL) { connection, logger in
+            _ = try await connection.rows("SELECT set_config('familytree.new_role', \(name), false)", logger: logger)
+            _ = try await connection.rows(PostgresQuery(unsafeSQL: """
+                DO $$ BEGIN
+                    PERFORM pg_advisory_xact_lock(\(administratorsLock));
+                    EXECUTE format('GRANT familytree_server TO %I', current_setting('familytree.new_role'));
                 END $$
                 """), logger: logger)
         }

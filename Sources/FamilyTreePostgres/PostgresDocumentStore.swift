@@ -24,14 +24,19 @@ public final class PostgresDocumentStore: SharedTreeStore {
     private let logger = Logger(label: "familytree.postgres")
     /// One transaction at a time on the one connection: calls from several tasks wait their turn.
     private let turn = AsyncTurn()
-    /// The login role this store is connected as: the only user whose documents it can reach.
+    /// The login role this store is connected as: the only user whose documents it can reach,
+    /// unless it is a server login.
     public let role: String
+    /// Whether this is a server login (`familytree serve`), acting for whichever user a call names:
+    /// each call first tells the database whom it acts for, and the database's own role checks and
+    /// row-level security apply to that user, as to their own login.
+    public let actsForUsers: Bool
 
     /// Connects with the credentials in `url` (`postgres://user:password@host:port/database`, with
     /// `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=ca.pem`; TLS is required
     /// for any host but this machine unless `sslmode` says otherwise). A password the URL does not
     /// give comes from `PGPASSWORD`, then `~/.pgpass` (or `PGPASSFILE`), then `password`.
-    public init(url: String, password: String? = nil) async throws(SyncError) {
+    public init(url: String, password: String? = nil, actingForUsers: Bool = false) async throws(SyncError) {
         var address = try PostgresURL(url, environment: getenv("PGPASSWORD").map { String(cString: $0) })
         if address.password == nil { address.password = password }
         do {
@@ -47,6 +52,23 @@ public final class PostgresDocumentStore: SharedTreeStore {
             try? await connection.close()
             throw .store("cannot connect to \(address.redacted): \(Self.message(error))")
         }
+        actsForUsers = actingForUsers
+        if actingForUsers {
+            let isServer = try? await connection.rows("""
+                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
+                    JOIN pg_catalog.pg_roles u ON u.oid = m.member WHERE g.rolname = 'familytree_server' AND u.rolname = current_user)
+                """, logger: logger).first?.decode(Bool.self)
+            guard isServer == true else {
+                try? await connection.close()
+                throw .accessDenied("\(role) is not a server login: make one with familytree sync admin create-server-login")
+            }
+        }
+    }
+
+    /// Tells the database whom the calls of this turn act for (a server login only).
+    private static func act(as user: String, _ actsForUsers: Bool, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        guard actsForUsers else { return }
+        _ = try await connection.rows("SELECT set_config('familytree.acting_user', \(user), false)", logger: logger)
     }
 
     /// Whether `url`, `PGPASSWORD` and the password file leave the password unknown (a terminal may ask for it).
@@ -71,8 +93,9 @@ public final class PostgresDocumentStore: SharedTreeStore {
         try checkUser(user, tree)
         try SyncLimits.check(writes)
         do {
-            return try await turn.run { [connection, logger] in
-                try await connection.inTransaction(logger: logger) {
+            return try await turn.run { [connection, logger, actsForUsers] in
+                try await Self.act(as: user, actsForUsers, connection, logger)
+                return try await connection.inTransaction(logger: logger) {
                     let role = try await Self.role(in: tree, connection: connection, logger: logger)
                     try Self.require(.write, user: user, tree: tree, role: role)
                     if writes.contains(where: \.isDeleted) { try Self.require(.delete, user: user, tree: tree, role: role) }
@@ -150,7 +173,8 @@ public final class PostgresDocumentStore: SharedTreeStore {
     public func pull(user: String, tree: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
         try checkUser(user, tree)
         do {
-            let result = try await turn.run { [connection, logger] in
+            let result = try await turn.run { [connection, logger, actsForUsers] in
+                try await Self.act(as: user, actsForUsers, connection, logger)
                 try Self.require(.read, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
                 return try await connection.rows("""
                     SELECT collection, doc_id, body::text, version, deleted, seq FROM familytree_documents
@@ -172,7 +196,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
     /// A user id is required, and it must be the role this store is connected as.
     private func checkUser(_ user: String, _ tree: String) throws(SyncError) {
         guard !user.isEmpty, !tree.isEmpty else { throw .missingUser }
-        guard user == role else { throw .accessDenied("connected as \"\(role)\", which may not act as \"\(user)\"") }
+        guard user == role || actsForUsers else { throw .accessDenied("connected as \"\(role)\", which may not act as \"\(user)\"") }
     }
 
     // MARK: Sharing
@@ -188,10 +212,11 @@ public final class PostgresDocumentStore: SharedTreeStore {
     }
 
     /// Runs `body` in the connection's turn, in a transaction, mapping errors.
-    private func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws(SyncError) -> Result {
+    private func transaction<Result: Sendable>(as user: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws(SyncError) -> Result {
         do {
-            return try await turn.run { [connection, logger] in
-                try await connection.inTransaction(logger: logger) { try await body(connection, logger) }
+            return try await turn.run { [connection, logger, actsForUsers] in
+                try await Self.act(as: user, actsForUsers, connection, logger)
+                return try await connection.inTransaction(logger: logger) { try await body(connection, logger) }
             }
         } catch {
             throw Self.syncError(error)
@@ -200,14 +225,14 @@ public final class PostgresDocumentStore: SharedTreeStore {
 
     public func role(of user: String, in tree: String) async throws(SyncError) -> TreeRole? {
         try checkUser(user, tree)
-        return try await transaction { connection, logger in try await Self.role(in: tree, connection: connection, logger: logger) }
+        return try await transaction(as: user) { connection, logger in try await Self.role(in: tree, connection: connection, logger: logger) }
     }
 
     public func share(tree: String, as user: String, with member: String, role: TreeRole) async throws(SyncError) {
         try checkUser(user, tree)
         guard !member.isEmpty else { throw .missingUser }
         guard TreeRole.shareable.contains(role) else { throw .accessDenied("a tree has one owner; hand it on with transfer") }
-        try await transaction { connection, logger in
+        try await transaction(as: user) { connection, logger in
             try Self.require(.share, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
             _ = try await connection.rows("SELECT public.familytree_share(\(tree), \(member), \(role.rawValue))", logger: logger)
         }
@@ -215,7 +240,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
 
     public func unshare(tree: String, as user: String, member: String) async throws(SyncError) {
         try checkUser(user, tree)
-        try await transaction { connection, logger in
+        try await transaction(as: user) { connection, logger in
             let held = try await Self.role(in: tree, connection: connection, logger: logger)
             if member != user || held == nil { try Self.require(.unshare, user: user, tree: tree, role: held) }
             _ = try await connection.rows("SELECT public.familytree_unshare(\(tree), \(member))", logger: logger)
@@ -225,7 +250,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
     public func transfer(tree: String, as user: String, to newOwner: String) async throws(SyncError) {
         try checkUser(user, tree)
         guard !newOwner.isEmpty else { throw .missingUser }
-        try await transaction { connection, logger in
+        try await transaction(as: user) { connection, logger in
             try Self.require(.transfer, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
             _ = try await connection.rows("SELECT public.familytree_transfer(\(tree), \(newOwner))", logger: logger)
         }
@@ -233,7 +258,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
 
     public func members(of tree: String, as user: String) async throws(SyncError) -> [TreeMembership] {
         try checkUser(user, tree)
-        return try await transaction { connection, logger in
+        return try await transaction(as: user) { connection, logger in
             try Self.require(.read, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
             let rows = try await connection.rows("""
                 SELECT tree_uid, member_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
@@ -245,7 +270,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
 
     public func trees(of user: String) async throws(SyncError) -> [TreeMembership] {
         try checkUser(user, user)
-        return try await transaction { connection, logger in
+        return try await transaction(as: user) { connection, logger in
             let rows = try await connection.rows("""
                 SELECT tree_uid, member_uid, role, granted_by, to_char(granted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
                 FROM public.familytree_members WHERE member_uid = \(user)
@@ -265,7 +290,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
 
     public func log(of tree: String, as user: String, key: DocumentKey?, limit: Int) async throws(SyncError) -> [AuditEntry] {
         try checkUser(user, tree)
-        return try await transaction { connection, logger in
+        return try await transaction(as: user) { connection, logger in
             try Self.require(.readLog, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
             let collection = key?.collection.rawValue, id = key?.id
             let rows = try await connection.rows("""
@@ -287,7 +312,7 @@ public final class PostgresDocumentStore: SharedTreeStore {
 
     public func deleteTree(_ tree: String, as user: String) async throws(SyncError) {
         try checkUser(user, tree)
-        try await transaction { connection, logger in
+        try await transaction(as: user) { connection, logger in
             try Self.require(.deleteTree, user: user, tree: tree, role: try await Self.role(in: tree, connection: connection, logger: logger))
             _ = try await connection.rows("SELECT public.familytree_delete_tree(\(tree))", logger: logger)
         }

@@ -114,7 +114,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .documentTooLarge(let key, let bytes): "\(key) is \(bytes) bytes; a document may be at most 1 MiB (1,048,576 bytes)"
         case .missingUser: "no user id given"
         case .accessDenied(let reason): "access denied: \(reason)"
-        case .unsupportedStore(let url): "unsupported store \"\(url)\": use sqlite:PATH or postgres://user@host:port/db"
+        case .unsupportedStore(let url): "unsupported store \"\(url)\": use sqlite:PATH, postgres://user@host:port/db, or a server's https://HOST"
         case .busy(let lock): "another sync of this user is running on this device (lock \(lock))"
         case .store(let reason): "store error: \(reason)"
         case .invalidDocument(let key?, let reason): "document \(key): \(reason); nothing was written"

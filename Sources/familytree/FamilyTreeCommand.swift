@@ -26,7 +26,7 @@ struct FamilyTreeCommand: AsyncParsableCommand {
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
         version: "familytree \(version) (\(GraphvizSupport.versionNote))",
-        subcommands: [RenderCommand.self, AddCommand.self, EditCommand.self, MarryCommand.self, DivorceCommand.self, RemoveCommand.self, LinkCommand.self, RelationCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, SuggestCommand.self, ExportCommand.self, SyncCommand.self, ContactsCommand.self]
+        subcommands: [RenderCommand.self, AddCommand.self, EditCommand.self, MarryCommand.self, DivorceCommand.self, RemoveCommand.self, LinkCommand.self, RelationCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, SuggestCommand.self, ExportCommand.self, SyncCommand.self, LoginCommand.self, LogoutCommand.self, JoinCommand.self, ServeCommand.self, ContactsCommand.self]
     )
 
     static func main() async {

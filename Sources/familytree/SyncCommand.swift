@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeRemote
 import FamilyTreeSync
 import Foundation
 #if PostgreSQL
@@ -37,7 +38,7 @@ struct SyncCommand: AsyncParsableCommand {
         subcommands: [
             SyncPushCommand.self, SyncPullCommand.self, SyncStatusCommand.self, SyncConflictsCommand.self,
             SyncShareCommand.self, SyncUnshareCommand.self, SyncMembersCommand.self, SyncTreesCommand.self,
-            SyncLogCommand.self, SyncTransferCommand.self, SyncDeleteTreeCommand.self, SyncAdminCommand.self,
+            SyncLogCommand.self, SyncTransferCommand.self, SyncDeleteTreeCommand.self, SyncInviteCommand.self, SyncAdminCommand.self,
         ]
     )
 }
@@ -53,8 +54,13 @@ struct SyncOptions: ParsableArguments {
     /// The tree worked on: `--tree`, or the user's own.
     var tree: String { owner ?? user }
 
-    @Option(help: "The document store: sqlite:PATH or postgres://UID:PASSWORD@HOST:PORT/DB (for push and pull, by default the file's).")
+    @Option(help: "The document store: sqlite:PATH, postgres://UID:PASSWORD@HOST:PORT/DB, or a server, https://HOST (after familytree login); for push and pull, by default the file's.")
     var store: String?
+
+    /// On a server, the user is the one this device is signed in as.
+    mutating func validate() throws {
+        if user.isEmpty, let store, let signedIn = Self.signedInUser(at: store) { user = signedIn }
+    }
 
     static var home: URL {
         if let home = ProcessInfo.processInfo.environment["FAMILYTREE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
@@ -72,6 +78,7 @@ struct SyncOptions: ParsableArguments {
     func openStore() async throws -> any DocumentStore { try await Self.openStore(storeURL, isDefault: store == nil) }
 
     static func openStore(_ storeURL: String, isDefault: Bool) async throws -> any DocumentStore {
+        if ServerAddress.isServer(storeURL) { return try openServer(storeURL) }
         switch try StoreLocation(storeURL) {
         case .sqlite(let path):
             return try SQLiteDocumentStore.open(path: path, creatingFolder: isDefault)
@@ -376,8 +383,41 @@ struct SyncAdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Set up the PostgreSQL store (an administrator's task).",
-        subcommands: [SyncCreateUserCommand.self]
+        subcommands: [SyncCreateUserCommand.self, SyncCreateServerLoginCommand.self]
     )
+}
+
+struct SyncCreateServerLoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-server-login",
+        abstract: "Create the store's tables if needed, and the login role familytree serve connects as.",
+        discussion: """
+        The role acts for each signed-in user in turn, within that user's roles (the database's \
+        row-level security applies to the user, not to the server), and keeps the server's accounts.
+
+        Example:
+          familytree sync admin create-server-login familytree_web --password s3cret --store postgres://admin:pw@127.0.0.1:5432/familytree
+          familytree serve --store postgres://familytree_web@127.0.0.1:5432/familytree
+        """
+    )
+
+    @Argument(help: "The login role's name.")
+    var name: String
+
+    @Option(help: "Its password.")
+    var password: String
+
+    @Option(help: "The administrator's URL: postgres://ADMIN:PASSWORD@HOST:PORT/DB.")
+    var store: String
+
+    func run() async throws {
+        #if PostgreSQL
+        try await PostgresAdmin.createServerLogin(name, password: password, adminURL: store)
+        Console.error("created the server login \(name); serve with --store postgres://\(name):PASSWORD@\(store.split(separator: "@").last ?? "")")
+        #else
+        throw SyncError.unsupportedStore("this build has no PostgreSQL store; build with --traits PostgreSQL")
+        #endif
+    }
 }
 
 struct SyncCreateUserCommand: AsyncParsableCommand {

@@ -8,6 +8,7 @@ import TestSupport
     static let libraries = [
         "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM",
         "FamilyTreeContacts", "FamilyTreeCardDAV", "FamilyTreeFiles", "FamilyTreeSync", "FamilyTreePostgres", "FamilyTreeGraphviz",
+        "FamilyTreeAPI", "FamilyTreeRemote", "FamilyTreeServer",
     ]
 
     /// The folder of the built modules this test binary was built with (`.build/<triple>/debug/Modules`).

@@ -1,0 +1,192 @@
+#if Server
+import FamilyTree
+import FamilyTreeSync
+import Foundation
+import Testing
+import TestSupport
+
+/// `familytree serve` and the CLI as separate processes, each relative with a home of their own:
+/// invite, join, pull, edit, push; a server killed in the middle of a push.
+@Suite(.serialized, .threadsOfItsOwn) struct ServerProcessTests {
+    let scratch: Scratch
+    let storePath: String
+
+    init() throws {
+        scratch = try Scratch()
+        storePath = scratch.path("server.sqlite").path
+    }
+
+    /// The CLI as `who` (their own `FAMILYTREE_HOME`), with `input` on standard input.
+    func cli(_ who: String, _ arguments: [String], input: String = "") throws -> ChildProcess.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary.path), "build the CLI first: swift build --traits Server")
+        return try ChildProcess.run(ProcessTests.binary, arguments, input: input, environment: ["FAMILYTREE_HOME": scratch.path("home-\(who)").path])
+    }
+
+    /// A server process on a free port; its address once it listens.
+    final class ServerProcess {
+        let process = Process()
+        let address: String
+
+        init(binary: URL, store: String, log: URL, port: Int = 0) throws {
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = binary
+            process.arguments = ["serve", "--store", "sqlite:\(store)", "--port", "\(port)", "--bcrypt-cost", "4"]
+            process.standardOutput = try FileHandle(forWritingTo: log)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            var found: String?
+            while found == nil, Date() < deadline, process.isRunning {
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                found = text.split(separator: " ").last { $0.hasPrefix("http://") }.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if found == nil { usleep(50_000) }
+            }
+            guard let found else { process.terminate(); throw CLIFailure("the server did not say where it listens") }
+            address = found
+        }
+
+        func kill9() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        deinit {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    struct CLIFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    func startServer(port: Int = 0) throws -> ServerProcess {
+        try ServerProcess(binary: ProcessTests.binary, store: storePath, log: scratch.path("server-\(UUID().uuidString).log"), port: port)
+    }
+
+    @Test func aRelativeJoinsByInvitePullsEditsAndPushesAndTheOwnerSeesIt() throws {
+        #expect(try cli("alice", ["serve", "add-user", "alice", "--store", "sqlite:\(storePath)"], input: "alice's password\n").stderr.contains("administrator"))
+        let server = try startServer()
+        let url = server.address
+
+        let login = try cli("alice", ["login", url, "--user", "alice"], input: "alice's password\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        // The token is kept for alice only, and never printed.
+        let credentials = scratch.path("home-alice/credentials.json").path
+        let mode = try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(!login.stdout.contains("ft_") && !login.stderr.contains("ft_"))
+
+        let tree = scratch.path("tree.json").path
+        let push = try cli("alice", ["sync", "push", tree, "--store", url, "--new-tree"])
+        #expect(push.status == 0, "\(push.stderr)")
+        let invite = try cli("alice", ["sync", "invite", "--store", url, "--role", "helper", "--invitee", "bob@example.org"])
+        #expect(invite.status == 0, "\(invite.stderr)")
+        let link = invite.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(link.hasPrefix(url + "/invite/"))
+
+        let join = try cli("bob", ["join", link, "--user", "bob"], input: "bob's password\n")
+        #expect(join.status == 0, "\(join.stderr)")
+        #expect(join.stderr.contains("joined alice's tree as helper"))
+        let bobsCopy = scratch.path("bob.json").path
+        let pull = try cli("bob", ["sync", "pull", "-o", bobsCopy, "--store", url, "--tree", "alice"])
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try TreeMirror.documents(of: JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: bobsCopy)))).root)
+            == TreeMirror.documents(of: JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: tree)))).root))
+
+        #expect(try cli("bob", ["add", "Nora Byrne", "--born", "2024-03-01", "--tree", bobsCopy]).status == 0)
+        let bobPush = try cli("bob", ["sync", "push", bobsCopy])
+        #expect(bobPush.status == 0, "\(bobPush.stderr)")
+        let alicePull = try cli("alice", ["sync", "pull", "-o", tree])
+        #expect(alicePull.status == 0, "\(alicePull.stderr)")
+        #expect(try String(contentsOfFile: tree, encoding: .utf8).contains("nora-byrne"))
+        let log = try cli("alice", ["sync", "log", "--store", url])
+        #expect(log.stdout.split(separator: "\n").dropFirst().first?.contains("bob") == true, "\(log.stdout)")
+
+        // The link worked once.
+        let again = try cli("carol", ["join", link, "--user", "carol"], input: "carol's password\n")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("this invite has been used"))
+        // A helper deletes nothing, and says so in words.
+        let members = try cli("bob", ["sync", "members", "--store", url, "--tree", "alice"])
+        #expect(members.stdout.contains("bob") && members.stdout.contains("helper"))
+        let share = try cli("bob", ["sync", "share", "--store", url, "--tree", "alice", "--with", "carol", "--role", "viewer"])
+        #expect(share.status == 1)
+        #expect(share.stderr.contains("bob is a helper of alice's tree"))
+
+        // Signed out, the device holds no token and the server takes it no more.
+        let logout = try cli("bob", ["logout", url])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        let afterLogout = try cli("bob", ["sync", "pull", "-o", bobsCopy])
+        #expect(afterLogout.status == 1)
+        #expect(afterLogout.stderr.contains("not signed in"))
+    }
+
+    @Test func aServerKilledMidPushLosesNothingItAcknowledged() throws {
+        #expect(try cli("alice", ["serve", "add-user", "alice", "--store", "sqlite:\(storePath)"], input: "alice's password\n").status == 0)
+        var server = try startServer()
+        #expect(try cli("alice", ["login", server.address, "--user", "alice"], input: "alice's password\n").status == 0)
+        let tree = scratch.path("big.json").path
+        #expect(try cli("alice", ["generate", "--members", "30000", "--seed", "3", "-o", tree]).status == 0)
+        let local = try TreeMirror.documents(of: JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: tree)))).root)
+
+        let push = Process()
+        push.executableURL = ProcessTests.binary
+        push.arguments = ["sync", "push", tree, "--store", server.address, "--new-tree"]
+        push.environment = ["FAMILYTREE_HOME": scratch.path("home-alice").path]
+        push.standardError = FileHandle.nullDevice
+        try push.run()
+        // Kill the server once some batches are in.
+        let reader = try SQLiteDocumentStore(path: storePath)
+        let deadline = Date().addingTimeInterval(120)
+        while push.isRunning, Date() < deadline, (try? FileManager.default.attributesOfItem(atPath: storePath + "-wal")[.size] as? Int) ?? 0 < 1_500_000 {
+            usleep(20_000)
+        }
+        try #require(push.isRunning, "the push finished before the server could be killed")
+        server.kill9()
+        push.waitUntilExit()
+        #expect(push.terminationStatus == 1)
+
+        // Everything the device holds as acknowledged is in the store, at that version or later.
+        let stored = try awaitSync { try await reader.pull(user: "alice", tree: "alice", after: 0, limit: 1_000_000) }
+        #expect(stored.count > 0 && stored.count < local.count, "\(stored.count) of \(local.count)")
+        let device = SyncDevice(directory: scratch.path("home-alice/sync").path)
+        // The device's state, read and let go (its lock too) before the push resumes.
+        let bases = try {
+            let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: server.address)
+            defer { withExtendedLifetime(lock) {} }
+            return try awaitSync { try await state.bases() }
+        }()
+        let versions = Dictionary(uniqueKeysWithValues: stored.map { ($0.key, $0.version) })
+        #expect(!bases.isEmpty)
+        #expect(bases.allSatisfy { versions[$0.key, default: 0] >= $0.value.version })
+        for document in stored { #expect(local[document.key] == document.body) }
+
+        // A new server process on the same store and address; the push resumes to exactly the file.
+        let port = try #require(URL(string: server.address)?.port)
+        server = try startServer(port: port)
+        let resumed = try cli("alice", ["sync", "push", tree, "--store", server.address])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let final = try awaitSync { try await reader.pull(user: "alice", tree: "alice", after: 0, limit: 1_000_000) }
+        let held = Dictionary(uniqueKeysWithValues: final.map { ($0.key, $0.body) })
+        #expect(held.count == local.count)
+        #expect(local.filter { held[$0.key] != $0.value }.count == 0)
+        #expect(final.allSatisfy { $0.version == 1 && !$0.isDeleted }, "every document written once")
+    }
+
+    /// Runs async store calls from this suite's own thread.
+    func awaitSync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<T, any Error>!
+        Task {
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try result.get()
+    }
+}
+#endif

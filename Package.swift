@@ -148,6 +148,15 @@ let package = Package(
             ],
             path: "Benchmarks/SyncBenchmark"
         ),
+        // `familytree serve` under load (Server and PostgreSQL traits): docs/server.md.
+        .executableTarget(
+            name: "familytree-server-benchmark",
+            dependencies: [
+                "FamilyTree", "FamilyTreeSync", "FamilyTreeRemote", "FamilyTreeAPI",
+                .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            path: "Benchmarks/ServerBenchmark"
+        ),
         .executableTarget(name: "familytree-relation-benchmark", dependencies: ["FamilyTree"], path: "Benchmarks/RelationBenchmark"),
         // The public API end to end: a tree built in code, laid out and drawn (run by a test).
         .executableTarget(
@@ -165,6 +174,7 @@ let package = Package(
         .testTarget(name: "FamilyTreeGEDCOMTests", dependencies: ["FamilyTree", "FamilyTreeGEDCOM", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeServerTests", dependencies: [
             "FamilyTreeServer", "FamilyTreeRemote", "FamilyTreeAPI", "FamilyTreeSync", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
         ]),
         .testTarget(name: "FamilyTreeCardDAVTests", dependencies: ["FamilyTreeCardDAV"]),
         .testTarget(name: "FamilyTreeFilesTests", dependencies: ["FamilyTreeFiles", "TestSupport"]),

@@ -31,14 +31,16 @@ public enum PostgresAdmin {
         // only for the server's logins, and a superuser is not a member unless granted.
         """
         CREATE OR REPLACE FUNCTION public.familytree_uid() RETURNS text
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-            SELECT CASE WHEN EXISTS (
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            IF EXISTS (
                 SELECT 1 FROM pg_catalog.pg_auth_members m
                 JOIN pg_catalog.pg_roles g ON g.oid = m.roleid JOIN pg_catalog.pg_roles u ON u.oid = m.member
-                WHERE g.rolname = 'familytree_server' AND u.rolname = session_user)
-            THEN nullif(current_setting('familytree.acting_user', true), '')
-            ELSE session_user::text END
-        $$
+                WHERE g.rolname = 'familytree_server' AND u.rolname = session_user) THEN
+                RETURN nullif(current_setting('familytree.acting_user', true), '');
+            END IF;
+            RETURN session_user::text;
+        END $$
         """,
         "CREATE TABLE IF NOT EXISTS public.familytree_owners (owner_uid text PRIMARY KEY, last_seq bigint NOT NULL)",
         """
@@ -66,12 +68,15 @@ public enum PostgresAdmin {
         "CREATE INDEX IF NOT EXISTS familytree_audit_by_tree ON public.familytree_audit (tree_uid, id)",
         """
         CREATE OR REPLACE FUNCTION public.familytree_role(tree text) RETURNS text
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-            SELECT coalesce(
-                (SELECT role FROM public.familytree_members WHERE tree_uid = tree AND member_uid = public.familytree_uid()),
-                CASE WHEN tree = public.familytree_uid() AND NOT EXISTS (
-                    SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND role = 'owner') THEN 'owner' END)
-        $$
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        DECLARE
+            caller text := public.familytree_uid();
+        BEGIN
+            RETURN coalesce(
+                (SELECT role FROM public.familytree_members WHERE tree_uid = tree AND member_uid = caller),
+                CASE WHEN tree = caller AND NOT EXISTS (
+                    SELECT 1 FROM public.familytree_members WHERE tree_uid = tree AND role = 'owner') THEN 'owner' END);
+        END $$
         """,
         """
         CREATE OR REPLACE FUNCTION public.familytree_require(tree text, needed text, what text) RETURNS text
@@ -90,18 +95,23 @@ public enum PostgresAdmin {
         """,
         // The trees the caller holds `needed` or more on, as one array: policies compare rows with it
         // through a scalar subquery, which PostgreSQL evaluates once a statement, not once a row.
+        // PL/pgSQL (here and above) keeps each query's plan for the session: an SQL function that
+        // cannot be inlined (SECURITY DEFINER) is planned again at every call.
         """
         CREATE OR REPLACE FUNCTION public.familytree_trees(needed text) RETURNS text[]
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-            SELECT coalesce(array_agg(tree_uid), '{}') FROM (
-                SELECT tree_uid FROM public.familytree_members WHERE member_uid = public.familytree_uid()
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        DECLARE
+            caller text := public.familytree_uid();
+        BEGIN
+            RETURN (SELECT coalesce(array_agg(tree_uid), '{}') FROM (
+                SELECT tree_uid FROM public.familytree_members WHERE member_uid = caller
                     AND array_position(ARRAY['viewer', 'helper', 'admin', 'owner'], role)
                         >= array_position(ARRAY['viewer', 'helper', 'admin', 'owner'], needed)
                 UNION
-                SELECT public.familytree_uid() WHERE NOT EXISTS (
-                    SELECT 1 FROM public.familytree_members WHERE tree_uid = public.familytree_uid() AND role = 'owner')
-            ) AS held
-        $$
+                SELECT caller WHERE caller IS NOT NULL AND NOT EXISTS (
+                    SELECT 1 FROM public.familytree_members WHERE tree_uid = caller AND role = 'owner')
+            ) AS held);
+        END $$
         """,
         // The namespace's user owns it until they hand it on: written down before anyone else gets a role.
         """

@@ -34,7 +34,9 @@ public struct ServerDocumentStore: SharedTreeStore {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         let transport = URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
-        return Client(serverURL: address.apiURL, transport: transport, middlewares: token.map { [BearerToken(token: $0)] } ?? [])
+        return Client(
+            serverURL: address.apiURL, configuration: .init(jsonEncodingOptions: []), transport: transport,
+            middlewares: token.map { [BearerToken(token: $0)] } ?? [])
     }
 
     public func push(user: String, tree: String, _ writes: [DocumentWrite]) async throws(SyncError) -> [WriteOutcome] {
@@ -53,11 +55,11 @@ public struct ServerDocumentStore: SharedTreeStore {
 
     public func pull(user: String, tree: String, after sequence: Int64, limit: Int) async throws(SyncError) -> [StoredDocument] {
         try check(user)
-        // The server answers at most 1,000 at a time; a bigger page is several requests.
+        // The server answers at most 5,000 at a time; a bigger page is several requests.
         var documents: [StoredDocument] = []
         var after = sequence
         while documents.count < limit {
-            let page = min(1000, limit - documents.count)
+            let page = min(5000, limit - documents.count)
             let output = try await call { try await client.pullDocuments(path: .init(tree: tree), query: .init(after: after, limit: page)) }
             let received: [StoredDocument]
             switch output {

@@ -14,6 +14,11 @@ public struct ServerSettings: Sendable {
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
 
+    /// Behind a reverse proxy on this machine: a request's client is the last address its
+    /// `X-Forwarded-For` names (the one the proxy saw), not the proxy's, for the sign-in throttle.
+    /// Honoured only for requests from a loopback address.
+    public var behindProxy = false
+
     /// bcrypt's cost (2^cost rounds): 12 takes about a quarter of a second here.
     public var bcryptCost: UInt8 = 12
     /// How long a browser session lasts.

@@ -132,16 +132,21 @@ struct SyncAPI: APIProtocol {
         guard case .json(let acceptance) = input.body else { throw APIFailure.invalid("send a JSON body") }
         let code = input.path.code
         let invite = try await openInvite(code)
-        // An existing account joins with its password; a new one is made.
-        if try await accounts.store.account(acceptance.user) != nil {
-            _ = try await accounts.verify(user: acceptance.user, password: acceptance.password)
+        let isNew = try await accounts.store.account(acceptance.user) == nil
+        if isNew {
+            guard UserID.isValid(acceptance.user) else { throw APIFailure.invalid(UserID.rule(acceptance.user)) }
+            guard acceptance.password.count >= 8 else { throw APIFailure.invalid("a password must have at least 8 characters") }
         } else {
-            _ = try await accounts.createAccount(user: acceptance.user, password: acceptance.password)
+            // An existing account joins with its password.
+            _ = try await accounts.verify(user: acceptance.user, password: acceptance.password)
         }
+        // Claimed before anything is made: of two relatives opening the link at once, one goes on,
+        // and the other leaves no account behind.
         guard try await accounts.store.claimInvite(codeHash: Secrets.hash(code), by: acceptance.user, now: Accounts.now()) else {
             throw APIFailure.notFound("this invite has been used or has expired; ask for a new one")
         }
         do {
+            if isNew { _ = try await accounts.createAccount(user: acceptance.user, password: acceptance.password) }
             // Granted as the inviter: if they have lost the right to share since, the store refuses.
             try await store.share(tree: invite.tree, as: invite.invitedBy, with: acceptance.user, role: invite.role)
         } catch {
@@ -182,7 +187,7 @@ struct SyncAPI: APIProtocol {
         let after = input.query.after ?? 0
         let limit = input.query.limit ?? 500
         guard after >= 0 else { throw APIFailure.invalid("after must be 0 or more") }
-        guard (1...1000).contains(limit) else { throw APIFailure.invalid("limit must be from 1 to 1000") }
+        guard (1...5000).contains(limit) else { throw APIFailure.invalid("limit must be from 1 to 5000") }
         return try await asCaller { caller in
             let documents = try await store.pull(user: caller.user, tree: input.path.tree, after: after, limit: limit)
             return .ok(.init(body: .json(.init(documents: documents.map(Components.Schemas.Document.init)))))

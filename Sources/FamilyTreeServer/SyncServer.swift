@@ -56,6 +56,9 @@ public struct SyncServer: Sendable {
         try await Accounts(store: accountStore, settings: settings).createAccount(user: user, password: password).isAdministrator
     }
 
+    /// Whether the server has any account yet (the first is made on the command line).
+    public func hasAccounts() async throws -> Bool { try await accountStore.accountCount() > 0 }
+
     /// Serves until the task is cancelled or, when `handlingSignals`, the process is told to stop
     /// (SIGTERM, SIGINT: requests under way are finished first). `onListening` gets the address
     /// the server answers at (with the port it picked, for port 0).
@@ -67,11 +70,13 @@ public struct SyncServer: Sendable {
             fairShare: FairShare(perUser: settings.requestsPerUser, queue: settings.waitingRequestsPerUser),
             baseURL: { boundBase.value })
         let router = Router(context: ServerRequestContext.self)
-        router.middlewares.add(APIMiddleware(maximumBodyBytes: settings.maximumBodyBytes))
+        router.middlewares.add(APIMiddleware(maximumBodyBytes: settings.maximumBodyBytes, behindProxy: settings.behindProxy))
         router.get("/") { _, _ in Pages.home }
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/invite/:code") { _, _ in Pages.invite }
-        try api.registerHandlers(on: router, serverURL: URL(string: "/api/v1")!)
+        // Compact JSON, keys in the order of the document's schema (not sorted: sorting a page of
+        // 5,000 documents' keys costs more than reading them from the database).
+        try api.registerHandlers(on: router, serverURL: URL(string: "/api/v1")!, configuration: .init(jsonEncodingOptions: []))
 
         var logger = Logger(label: "familytree.server")
         logger.logLevel = .notice
@@ -126,9 +131,10 @@ struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
 struct APIMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let maximumBodyBytes: Int
+    let behindProxy: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let facts = RequestFacts(method: request.method, headers: request.headers, authority: request.head.authority, address: context.remoteAddress?.ipAddress ?? "")
+        let facts = RequestFacts(method: request.method, headers: request.headers, authority: request.head.authority, address: clientAddress(request, context))
         var response: Response
         do {
             var request = request
@@ -146,6 +152,16 @@ struct APIMiddleware: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
         }
         return response
+    }
+
+    /// The client's address: the socket's peer, or behind a proxy on this machine, the address the
+    /// proxy added last to `X-Forwarded-For` (earlier entries are the client's own say).
+    func clientAddress(_ request: Request, _ context: Context) -> String {
+        let peer = context.remoteAddress?.ipAddress ?? ""
+        guard behindProxy, peer == "127.0.0.1" || peer == "::1",
+              let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").last
+        else { return peer }
+        return forwarded.trimmingCharacters(in: .whitespaces)
     }
 
     /// What an error says to the client. A request that does not match the API (a missing field,

@@ -27,4 +27,11 @@ enum Prompt {
         FileHandle.standardError.write(Data(question.utf8))
         return readLine(strippingNewline: true)
     }
+
+    /// Asks for a new password (on a terminal twice, which must agree); refused when empty.
+    static func newPassword(_ question: String) throws -> String {
+        guard let password = secret(question), !password.isEmpty else { throw CLIError.refused("no password given") }
+        if isatty(STDIN_FILENO) != 0, secret("Again: ") != password { throw CLIError.refused("the two passwords differ") }
+        return password
+    }
 }

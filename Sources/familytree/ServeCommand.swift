@@ -77,6 +77,12 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(help: "The certificate's PEM private key.")
     var tlsKey: String?
 
+    @Option(help: "On a server with no accounts yet, make this user its administrator first (the password is asked for).")
+    var admin: String?
+
+    @Flag(help: "Behind a reverse proxy on this machine: count failed sign-ins by the address the proxy puts last in X-Forwarded-For.")
+    var behindProxy = false
+
     @Option(help: ArgumentHelp("bcrypt's cost for new passwords (10 to 16).", visibility: .hidden))
     var bcryptCost: UInt8 = 12
 
@@ -98,7 +104,11 @@ struct ServeRunCommand: AsyncParsableCommand {
         settings.tlsCertificatePath = tlsCert
         settings.tlsKeyPath = tlsKey
         settings.bcryptCost = bcryptCost
+        settings.behindProxy = behindProxy
         let server = try await storeOptions.server(settings: settings)
+        if let admin, try await !server.hasAccounts() {
+            try await server.addAccount(user: admin, asking: "Password for \(admin), the server's administrator (at least 8 characters): ")
+        }
         let store = storeOptions.storeURL
         try await server.run { address in
             Console.output("familytree: serving \(store) at \(address)\n")
@@ -123,16 +133,7 @@ struct ServeAddUserCommand: AsyncParsableCommand {
     func run() async throws {
         #if Server
         let server = try await storeOptions.server(settings: ServerSettings())
-        guard let password = Prompt.secret("Password for \(user) (at least 8 characters): "), !password.isEmpty else {
-            throw CLIError.refused("no password given")
-        }
-        if isatty(STDIN_FILENO) != 0, Prompt.secret("Again: ") != password { throw CLIError.refused("the two passwords differ") }
-        do {
-            let isAdministrator = try await server.addAccount(user: user, password: password)
-            Console.error("familytree: added \(user)" + (isAdministrator ? ", the server's administrator" : ""))
-        } catch let error as CustomStringConvertible where !(error is SyncError) {
-            throw CLIError.refused(error.description)
-        }
+        try await server.addAccount(user: user, asking: "Password for \(user) (at least 8 characters): ")
         #else
         throw CLIError.refused(ServeCommand.missingTrait)
         #endif
@@ -142,3 +143,19 @@ struct ServeAddUserCommand: AsyncParsableCommand {
 extension ServeCommand {
     static let missingTrait = "this build has no server: build with swift build --traits Server"
 }
+
+#if Server
+extension SyncServer {
+    /// Makes `user`'s account with a password asked for (or read from standard input), and says so.
+    func addAccount(user: String, asking question: String) async throws {
+        let password = try Prompt.newPassword(question)
+        let isAdministrator: Bool
+        do {
+            isAdministrator = try await addAccount(user: user, password: password)
+        } catch let error as CustomStringConvertible where !(error is SyncError) {
+            throw CLIError.refused(error.description)
+        }
+        Console.error("familytree: added \(user)" + (isAdministrator ? ", the server's administrator" : ""))
+    }
+}
+#endif

@@ -147,8 +147,7 @@ struct JoinCommand: AsyncParsableCommand {
         }
         Console.error("familytree: \(invite.invitedBy) invites you to \(invite.tree)'s tree as \(invite.role.rawValue) (until \(invite.expiresAt))")
         guard let user = user ?? Prompt.line("Your user id: "), !user.isEmpty else { throw CLIError.refused("no user id given") }
-        let password = try readPassword("Password for \(user) (new account: at least 8 characters): ")
-        if isatty(STDIN_FILENO) != 0, try readPassword("Again: ") != password { throw CLIError.refused("the two passwords differ") }
+        let password = try Prompt.newPassword("Password for \(user) (new account: at least 8 characters): ")
         let joined: Components.Schemas.Joined
         switch try await reach(address, {
             try await client.acceptInvite(path: .init(code: code), body: .json(.init(user: user, password: password, tokenLabel: tokenLabel)))

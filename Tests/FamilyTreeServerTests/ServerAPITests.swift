@@ -19,12 +19,27 @@ final class RunningServer: @unchecked Sendable {
     let server: SyncServer
     private let task: Task<Void, any Error>
 
-    init(settings: ServerSettings = RunningServer.quickSettings) async throws {
-        folder = try ScratchFolder("server")
-        storePath = folder.path("store.sqlite").path
+    convenience init(settings: ServerSettings = RunningServer.quickSettings) async throws {
+        let folder = try ScratchFolder("server")
+        let storePath = folder.path("store.sqlite").path
         var settings = settings
         settings.port = 0
-        let server = try SyncServer(sqlitePath: storePath, settings: settings)
+        try await self.init(server: try SyncServer(sqlitePath: storePath, settings: settings), folder: folder, storePath: storePath)
+    }
+
+    #if PostgreSQL
+    /// A server on PostgreSQL, connected with the server login in `postgresURL`.
+    convenience init(postgresURL: String) async throws {
+        var settings = RunningServer.quickSettings
+        settings.port = 0
+        let server = try await SyncServer(postgresURL: postgresURL, connections: 4, settings: settings)
+        try await self.init(server: server, folder: try ScratchFolder("server"), storePath: "")
+    }
+    #endif
+
+    init(server: SyncServer, folder: ScratchFolder, storePath: String) async throws {
+        self.folder = folder
+        self.storePath = storePath
         self.server = server
         let (addresses, continuation) = AsyncStream<String>.makeStream()
         task = Task { try await server.run(handlingSignals: false) { continuation.yield($0) } }
@@ -118,7 +133,7 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         #expect(tooBig.status == 413)
         #expect(tooBig.field("error") == "tooLarge")
 
-        let pageTooLong = try await server.send("GET", "/api/v1/trees/alice/documents?limit=5000", token: token)
+        let pageTooLong = try await server.send("GET", "/api/v1/trees/alice/documents?limit=5001", token: token)
         #expect(pageTooLong.status == 400)
 
         let hostileTree = try await server.send("GET", "/api/v1/trees/..%2Fbob/documents", token: token)
@@ -215,6 +230,9 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         #expect(reused.field("message")?.contains("used") == true)
         let members = try await alice.members(of: "alice", as: "alice")
         #expect(members.filter { $0.user.hasPrefix("bob") }.map(\.role) == [.helper])
+        // The four who came second made no account.
+        let database0 = try DatabaseQueue(path: server.storePath)
+        #expect(try await database0.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM server_accounts WHERE user LIKE 'bob%'") } == 1)
 
         // An expired invite is refused, when shown and when accepted.
         let (late, _) = try await alice.invite(tree: "alice", role: .viewer, invitee: nil, expiresInHours: 1)
@@ -337,6 +355,60 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         #expect(try await server.send("DELETE", "/api/v1/session/everywhere", token: first).status == 204)
         #expect(try await server.send("GET", "/api/v1/me", token: first).status == 401)
         #expect(try await server.send("GET", "/api/v1/me", headers: ["Cookie": cookie]).status == 401)
+    }
+
+    @Test(.requires("openssl and curl are not installed") { ["openssl", "curl"].allSatisfy { tool in
+        ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) } } })
+    func servesHTTPSWithItsCertificateAndMarksCookiesSecure() async throws {
+        let folder = try ScratchFolder("tls")
+        let (certificate, key) = (folder.path("cert.pem").path, folder.path("key.pem").path)
+        let made = try ChildProcess.run("openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        try #require(made.status == 0, "\(made.stderr)")
+        var settings = RunningServer.quickSettings
+        settings.tlsCertificatePath = certificate
+        settings.tlsKeyPath = key
+        let server = try await RunningServer(settings: settings)
+        #expect(server.address.hasPrefix("https://127.0.0.1:"))
+        try await server.server.addAccount(user: "alice", password: "correct horse")
+        let signIn = try ChildProcess.run("curl", [
+            "-s", "-i", "--cacert", certificate, "-H", "Content-Type: application/json",
+            "-d", #"{"user":"alice","password":"correct horse"}"#, server.address + "/api/v1/session",
+        ])
+        #expect(signIn.stdout.hasPrefix("HTTP/1.1 200"), "\(signIn.stdout) \(signIn.stderr)")
+        let cookie = signIn.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") } ?? ""
+        #expect(cookie.contains("; Secure") && cookie.contains("HttpOnly"))
+        // Plain HTTP on the same port gets no answer, and a client that does not trust the certificate refuses it.
+        let plain = try ChildProcess.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", server.address.replacingOccurrences(of: "https:", with: "http:") + "/healthz"])
+        #expect(plain.stdout != "200")
+        let untrusted = try ChildProcess.run("curl", ["-s", "-o", "/dev/null", server.address + "/healthz"])
+        #expect(untrusted.status != 0)
+    }
+
+    @Test func behindAProxyFailedSignInsCountByTheForwardedAddress() async throws {
+        var settings = RunningServer.quickSettings
+        settings.behindProxy = true
+        settings.failuresPerAddress = 3
+        let server = try await RunningServer(settings: settings)
+        _ = try await server.user("alice")
+        for guess in 0..<3 {
+            let wrong = try await server.send(
+                "POST", "/api/v1/session", body: #"{"user":"nobody\#(guess)","password":"guess"}"#, headers: ["X-Forwarded-For": "203.0.113.9"])
+            #expect(wrong.status == 401)
+        }
+        // That address is held back now, even with alice's right password; another is not.
+        let fromThere = try await server.send(
+            "POST", "/api/v1/session", body: #"{"user":"alice","password":"correct horse"}"#, headers: ["X-Forwarded-For": "203.0.113.9"])
+        #expect(fromThere.status == 429)
+        let fromElsewhere = try await server.send(
+            "POST", "/api/v1/session", body: #"{"user":"alice","password":"correct horse"}"#, headers: ["X-Forwarded-For": "203.0.113.10"])
+        #expect(fromElsewhere.status == 200)
+        // A client cannot dodge the count by naming addresses of its own first: the proxy's entry is the last.
+        let dodging = try await server.send(
+            "POST", "/api/v1/session", body: #"{"user":"alice","password":"correct horse"}"#, headers: ["X-Forwarded-For": "198.51.100.1, 203.0.113.9"])
+        #expect(dodging.status == 429)
     }
 
     @Test func theFirstAccountIsTheAdministratorAndUserIDsAreChecked() async throws {

@@ -27,13 +27,17 @@ import TestSupport
         let process = Process()
         let address: String
 
-        init(binary: URL, store: String, log: URL, port: Int = 0) throws {
+        init(binary: URL, storeURL: String, log: URL, port: Int = 0, arguments: [String] = [], input: String = "") throws {
             FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = binary
-            process.arguments = ["serve", "--store", "sqlite:\(store)", "--port", "\(port)", "--bcrypt-cost", "4"]
+            process.arguments = ["serve", "--store", storeURL, "--port", "\(port)", "--bcrypt-cost", "4"] + arguments
             process.standardOutput = try FileHandle(forWritingTo: log)
             process.standardError = FileHandle.nullDevice
+            let stdin = Pipe()
+            process.standardInput = stdin
             try process.run()
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
             let deadline = Date().addingTimeInterval(30)
             var found: String?
             while found == nil, Date() < deadline, process.isRunning {
@@ -63,13 +67,15 @@ import TestSupport
         init(_ description: String) { self.description = description }
     }
 
-    func startServer(port: Int = 0) throws -> ServerProcess {
-        try ServerProcess(binary: ProcessTests.binary, store: storePath, log: scratch.path("server-\(UUID().uuidString).log"), port: port)
+    func startServer(port: Int = 0, arguments: [String] = [], input: String = "") throws -> ServerProcess {
+        try ServerProcess(
+            binary: ProcessTests.binary, storeURL: "sqlite:\(storePath)", log: scratch.path("server-\(UUID().uuidString).log"), port: port,
+            arguments: arguments, input: input)
     }
 
     @Test func aRelativeJoinsByInvitePullsEditsAndPushesAndTheOwnerSeesIt() throws {
-        #expect(try cli("alice", ["serve", "add-user", "alice", "--store", "sqlite:\(storePath)"], input: "alice's password\n").stderr.contains("administrator"))
-        let server = try startServer()
+        // The first start makes the administrator (the README's one command does this).
+        let server = try startServer(arguments: ["--admin", "alice"], input: "alice's password\n")
         let url = server.address
 
         let login = try cli("alice", ["login", url, "--user", "alice"], input: "alice's password\n")
@@ -110,6 +116,9 @@ import TestSupport
         let again = try cli("carol", ["join", link, "--user", "carol"], input: "carol's password\n")
         #expect(again.status == 1)
         #expect(again.stderr.contains("this invite has been used"))
+        // A second user added on the command line is not the administrator.
+        let added = try cli("alice", ["serve", "add-user", "dora", "--store", "sqlite:\(storePath)"], input: "dora's password\n")
+        #expect(added.status == 0 && added.stderr.contains("added dora") && !added.stderr.contains("administrator"))
         // A helper deletes nothing, and says so in words.
         let members = try cli("bob", ["sync", "members", "--store", url, "--tree", "alice"])
         #expect(members.stdout.contains("bob") && members.stdout.contains("helper"))
@@ -176,6 +185,43 @@ import TestSupport
         #expect(local.filter { held[$0.key] != $0.value }.count == 0)
         #expect(final.allSatisfy { $0.version == 1 && !$0.isDeleted }, "every document written once")
     }
+
+    #if PostgreSQL
+    /// Two server processes over one PostgreSQL database: a relative invited through one pushes
+    /// through it, and the owner pulls the change through the other.
+    @Test(.requiresPostgreSQL) func twoServerProcessesOverOnePostgreSQLServeTheSameUsers() throws {
+        let admin = try #require(ProcessInfo.processInfo.environment["FAMILYTREE_PG_URL"])
+        let suffix = String(UUID().uuidString.prefix(6)).lowercased()
+        let login = "srv_\(suffix)"
+        let made = try cli("admin", ["sync", "admin", "create-server-login", login, "--password", "pw-\(login)", "--store", admin])
+        try #require(made.status == 0, "\(made.stderr)")
+        let database = "postgres://\(login):pw-\(login)@\(admin[admin.index(after: admin.lastIndex(of: "@")!)...])"
+        let (alice, bob) = ("alice_\(suffix)", "bob_\(suffix)")
+        #expect(try cli("admin", ["serve", "add-user", alice, "--store", database], input: "alice's password\n").status == 0)
+        let first = try ServerProcess(binary: ProcessTests.binary, storeURL: database, log: scratch.path("first.log"))
+        let second = try ServerProcess(binary: ProcessTests.binary, storeURL: database, log: scratch.path("second.log"))
+
+        #expect(try cli("alice", ["login", first.address, "--user", alice], input: "alice's password\n").status == 0)
+        let tree = scratch.path("tree.json").path
+        #expect(try cli("alice", ["sync", "push", tree, "--store", first.address, "--new-tree"]).status == 0)
+        let link = try cli("alice", ["sync", "invite", "--store", first.address, "--role", "helper"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Bob opens the invite on the second server: its code is in the database both read.
+        let onSecond = link.replacingOccurrences(of: first.address, with: second.address)
+        let join = try cli("bob", ["join", onSecond, "--user", bob], input: "bob's password\n")
+        #expect(join.status == 0, "\(join.stderr)")
+        let bobsCopy = scratch.path("bob.json").path
+        #expect(try cli("bob", ["sync", "pull", "-o", bobsCopy, "--store", second.address, "--tree", alice]).status == 0)
+        #expect(try cli("bob", ["add", "Nora Byrne", "--born", "2024-03-01", "--tree", bobsCopy]).status == 0)
+        let push = try cli("bob", ["sync", "push", bobsCopy])
+        #expect(push.status == 0, "\(push.stderr)")
+        // Alice, signed in on the first server only, pulls bob's child through it.
+        let pull = try cli("alice", ["sync", "pull", "-o", tree])
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try String(contentsOfFile: tree, encoding: .utf8).contains("nora-byrne"))
+        let log = try cli("alice", ["sync", "log", "--store", first.address])
+        #expect(log.stdout.split(separator: "\n").dropFirst().first?.contains(bob) == true, "\(log.stdout)")
+    }
+    #endif
 
     /// Runs async store calls from this suite's own thread.
     func awaitSync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {

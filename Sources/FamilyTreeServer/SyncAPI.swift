@@ -201,6 +201,14 @@ struct SyncAPI: APIProtocol {
         }
         let writes = request.writes.map(\.documentWrite)
         guard writes.allSatisfy({ $0.baseVersion >= 0 }) else { throw APIFailure.invalid("baseVersion must be 0 or more") }
+        // The generated code checks types, not the document's limits: a store only ever holds
+        // records a client can read back.
+        for write in writes {
+            guard !write.key.id.isEmpty, write.key.id.utf8.count <= 1500 else {
+                throw APIFailure.invalid("a document id has 1 to 1,500 bytes; \(write.key.collection.rawValue) has one of \(write.key.id.utf8.count)")
+            }
+            try TreeMirror.record(write.body, of: write.key)
+        }
         let bytes = writes.reduce(0) { $0 + $1.body.utf8.count }
         guard bytes <= SyncLimits.maximumBatchBytes else {
             throw APIFailure.tooLarge("a batch's bodies may hold at most \(SyncLimits.maximumBatchBytes) bytes; this one has \(bytes)")

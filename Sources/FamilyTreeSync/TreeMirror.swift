@@ -32,22 +32,29 @@ public enum TreeMirror {
         }
     }
 
+    /// Checks that `body` is a record of `key`: valid JSON, an object, whose id is the key's.
+    /// Returns the record.
+    @discardableResult
+    public static func record(_ body: String, of key: DocumentKey) throws(SyncError) -> JSONValue {
+        let record: JSONValue
+        do {
+            record = try JSONParser.parse(body).root
+        } catch {
+            throw .invalidDocument(key, "holds no valid JSON (\(error))")
+        }
+        guard case .object = record else { throw .invalidDocument(key, "holds \(record.kindDescription), not a record") }
+        guard identifier(of: record) == key.id else {
+            throw .invalidDocument(key, "its \"id\" is \(record["id"].map(JSONWriter.compactString) ?? "missing"), not \"\(key.id)\"")
+        }
+        return record
+    }
+
     /// The tree file for a set of documents: records in id order, so the same documents always
     /// give the same file. Every document must be a JSON object whose id is its key's.
     public static func tree(from documents: [DocumentKey: String]) throws(SyncError) -> JSONValue {
         var lists: [SyncCollection: [JSONValue]] = [:]
         for key in documents.keys.sorted() {
-            let record: JSONValue
-            do {
-                record = try JSONParser.parse(documents[key]!).root
-            } catch {
-                throw .invalidDocument(key, "holds no valid JSON (\(error))")
-            }
-            guard case .object = record else { throw .invalidDocument(key, "holds \(record.kindDescription), not a record") }
-            guard identifier(of: record) == key.id else {
-                throw .invalidDocument(key, "its \"id\" is \(record["id"].map(JSONWriter.compactString) ?? "missing"), not \"\(key.id)\"")
-            }
-            lists[key.collection, default: []].append(record)
+            lists[key.collection, default: []].append(try record(documents[key]!, of: key))
         }
         return .object(Dictionary(uniqueKeysWithValues: fields.map { field, collection in (field, .array(lists[collection] ?? [])) }))
     }

@@ -133,6 +133,16 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         #expect(tooBig.status == 413)
         #expect(tooBig.field("error") == "tooLarge")
 
+        // Documents a client could not read back are refused: no id, an id over 1,500 bytes, a
+        // body that is not a record, or a record of another id.
+        for (id, body) in [("", #"{\"id\":\"\"}"#), (String(repeating: "0", count: 1501), "{}"), ("m1", "0"), ("m1", "not json"), ("m1", #"{\"id\":\"m2\"}"#)] {
+            let write = #"{"writes":[{"collection":"familyTree","id":"\#(id)","body":"\#(body)","baseVersion":0}]}"#
+            let refused = try await server.send("POST", "/api/v1/trees/alice/documents", body: write, token: token)
+            #expect(refused.status == 400, "\(id.prefix(10)) \(body): \(refused.body)")
+            #expect(refused.field("error") == "invalid")
+        }
+        #expect(try await server.send("GET", "/api/v1/trees/alice/documents", token: token).body == #"{"documents":[]}"#)
+
         let pageTooLong = try await server.send("GET", "/api/v1/trees/alice/documents?limit=5001", token: token)
         #expect(pageTooLong.status == 400)
 

@@ -220,16 +220,20 @@ func load(_ participants: [Participant], phase: String, pause: Duration) async t
     let errors = results.flatMap(\.errors)
     if !errors.isEmpty { say("first errors: \(errors.prefix(5))") }
 
-    // Every acknowledged edit is in the store, at its version or later (read as each tree's owner).
-    var acknowledgedByKey: [DocumentKey: Int64] = [:]
-    for result in results { if let acknowledged = result.acknowledged { acknowledgedByKey[acknowledged.key] = acknowledged.version } }
-    var heldByKey: [DocumentKey: Int64] = [:]
+    // Every acknowledged edit is in the store: at a later version, or at its own with its body
+    // (read as each tree's owner).
+    var acknowledgedByKey: [DocumentKey: (version: Int64, body: String)] = [:]
+    for result in results { if let acknowledged = result.acknowledged { acknowledgedByKey[acknowledged.key] = (acknowledged.version, acknowledged.body) } }
+    var heldByKey: [DocumentKey: StoredDocument] = [:]
     for participant in participants where participant.user == participant.tree {
         for document in try await participant.store.pull(user: participant.user, tree: participant.tree, after: 0, limit: 100_000) {
-            heldByKey[document.key] = max(heldByKey[document.key] ?? 0, document.version)
+            heldByKey[document.key] = document
         }
     }
-    let lost = acknowledgedByKey.filter { (heldByKey[$0.key] ?? 0) < $0.value }.count
+    let lost = acknowledgedByKey.filter { key, acknowledged in
+        guard let held = heldByKey[key] else { return true }
+        return held.version < acknowledged.version || (held.version == acknowledged.version && held.body != acknowledged.body)
+    }.count
     func ms(_ value: Double) -> String { String(format: "%.1f ms", value * 1000) }
     let pace = pause == .zero ? "none (as fast as answered)" : "\(Int(seconds(pause) * 1000)) ms"
     return "| \(pace) | \(requests) | \(String(format: "%.0f", Double(requests) / loadTime))/s | \(ms(quantile(latencies, 0.5))) | \(ms(quantile(latencies, 0.95))) | "

@@ -34,9 +34,13 @@ public struct ServerAddress: Sendable, Hashable, CustomStringConvertible {
         return lower.hasPrefix("https://") || lower.hasPrefix("http://")
     }
 
-    private static func isLoopback(_ host: String) -> Bool {
+    /// `localhost`, `::1` or an IPv4 address 127.x.y.z; a name that merely starts with `127.`
+    /// (`127.example.org`) is another machine.
+    static func isLoopback(_ host: String) -> Bool {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }
 
@@ -99,7 +103,7 @@ public struct ServerCredentials: Sendable {
             let data = try encoder.encode(logins)
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
+            let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
             let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

@@ -70,7 +70,8 @@ struct Accounts: Sendable {
         }
         let account = try await store.account(user)
         // An unknown user costs the same hash as a known one, so timing tells nobody who exists.
-        let matches = try await Self.check(password, against: account?.passwordHash ?? Self.decoyHash)
+        let decoy = account == nil ? try await Self.decoyHash(cost: settings.bcryptCost) : ""
+        let matches = try await Self.check(password, against: account?.passwordHash ?? decoy)
         guard let account, matches else {
             try await store.recordFailure(keys: [accountKey, addressKey], now: now, window: window)
             // Each failure costs the guesser a second more.
@@ -81,12 +82,17 @@ struct Accounts: Sendable {
         return account
     }
 
-    /// Makes an account; the server's first is its administrator.
-    func createAccount(user: String, password: String, isAdministrator: Bool = false) async throws -> AccountRecord {
+    /// Refuses a new account's user id or password that the server does not take.
+    static func checkNewAccount(user: String, password: String) throws {
         guard UserID.isValid(user) else { throw APIFailure.invalid(UserID.rule(user)) }
         guard password.count >= 8 else { throw APIFailure.invalid("a password must have at least 8 characters") }
+    }
+
+    /// Makes an account; the server's first is its administrator.
+    func createAccount(user: String, password: String) async throws -> AccountRecord {
+        try Self.checkNewAccount(user: user, password: password)
         let hash = try await Self.hash(password, cost: settings.bcryptCost)
-        let account = AccountRecord(user: user, passwordHash: hash, isAdministrator: isAdministrator, createdAt: Self.now())
+        let account = AccountRecord(user: user, passwordHash: hash, isAdministrator: false, createdAt: Self.now())
         guard try await store.insertAccount(account) else { throw APIFailure(.conflict, "conflict", "the user id \(user) is taken") }
         return try await store.account(user) ?? account
     }
@@ -130,10 +136,29 @@ struct Accounts: Sendable {
 
     private static func prehash(_ password: String) -> String { Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString() }
 
-    /// A hash of no password anybody has, for unknown users.
-    private static let decoyHash = Bcrypt.hash(Secrets.random(), cost: 10)
+    /// A hash of no password anybody has, at the cost new passwords get, for unknown users:
+    /// made once a process and cost.
+    static func decoyHash(cost: UInt8) async throws -> String {
+        if let made = decoys.withLock({ $0[cost] }) { return made }
+        let made = try await hash(Secrets.random(), cost: cost)
+        decoys.withLock { $0[cost] = made }
+        return made
+    }
+
+    private static let decoys = DecoyHashes()
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+}
+
+/// Decoy hashes by cost, shared by every request of the process.
+final class DecoyHashes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var hashes: [UInt8: String] = [:]
+    func withLock<T>(_ body: (inout [UInt8: String]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&hashes)
+    }
 }
 
 /// The user ids the server accepts: lowercase letters, digits, `_` and `-`, starting with a letter,

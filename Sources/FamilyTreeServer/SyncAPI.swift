@@ -8,7 +8,7 @@ package import Foundation
 /// Every tree operation runs as the signed-in user through the store's own role checks: the API
 /// adds no rule of its own about who may read or write which tree, so it cannot grant more than
 /// the store does. Every refusal is thrown (`APIFailure`, `SyncError`) and answered as a JSON
-/// `Error` by `ErrorMiddleware`.
+/// `Error` by `APIMiddleware`.
 struct SyncAPI: APIProtocol {
     let store: any SharedTreeStore
     let accounts: Accounts
@@ -72,7 +72,8 @@ struct SyncAPI: APIProtocol {
         } else {
             throw APIFailure.invalid("send both user and password, or neither (with a session)")
         }
-        let (record, secret) = try await accounts.makeToken(for: user, label: request.label)
+        let label = try Self.text(request.label, "label", atMost: 200) ?? ""
+        let (record, secret) = try await accounts.makeToken(for: user, label: label)
         return .created(.init(body: .json(.init(id: record.id, token: secret, user: user))))
     }
 
@@ -88,7 +89,7 @@ struct SyncAPI: APIProtocol {
 
     func createInvite(_ input: Operations.CreateInvite.Input) async throws -> Operations.CreateInvite.Output {
         guard case .json(let request) = input.body else { throw APIFailure.invalid("send a JSON body") }
-        let tree = input.path.tree
+        let tree = try Self.userID(input.path.tree)
         return try await asCaller { caller in
             let role = request.role.treeRole
             guard TreeRole.shareable.contains(role) else {
@@ -99,11 +100,12 @@ struct SyncAPI: APIProtocol {
             guard own?.allows(.share) == true, role <= (own ?? .viewer) else {
                 throw SyncError.notAllowed(user: caller.user, tree: tree, role: own, operation: .share)
             }
+            let invitee = try Self.text(request.invitee, "invitee", atMost: 320) ?? ""
             let code = Secrets.random()
             let now = Accounts.now()
             let hours = Int64(min(max(request.expiresInHours ?? 72, 1), 720))
             let invite = InviteRecord(
-                id: Secrets.random(bytes: 12), codeHash: Secrets.hash(code), tree: tree, role: role, invitee: request.invitee ?? "",
+                id: Secrets.random(bytes: 12), codeHash: Secrets.hash(code), tree: tree, role: role, invitee: invitee,
                 invitedBy: caller.user, createdAt: now, expiresAt: now + hours * 3600, acceptedBy: nil)
             try await accounts.store.insertInvite(invite)
             return .created(.init(body: .json(.init(code: code, link: "\(baseURL())/invite/\(code)", expiresAt: Self.time(invite.expiresAt)))))
@@ -131,11 +133,11 @@ struct SyncAPI: APIProtocol {
     func acceptInvite(_ input: Operations.AcceptInvite.Input) async throws -> Operations.AcceptInvite.Output {
         guard case .json(let acceptance) = input.body else { throw APIFailure.invalid("send a JSON body") }
         let code = input.path.code
+        let tokenLabel = try Self.text(acceptance.tokenLabel, "tokenLabel", atMost: 200)
         let invite = try await openInvite(code)
         let isNew = try await accounts.store.account(acceptance.user) == nil
         if isNew {
-            guard UserID.isValid(acceptance.user) else { throw APIFailure.invalid(UserID.rule(acceptance.user)) }
-            guard acceptance.password.count >= 8 else { throw APIFailure.invalid("a password must have at least 8 characters") }
+            try Accounts.checkNewAccount(user: acceptance.user, password: acceptance.password)
         } else {
             // An existing account joins with its password.
             _ = try await accounts.verify(user: acceptance.user, password: acceptance.password)
@@ -154,7 +156,7 @@ struct SyncAPI: APIProtocol {
             throw error
         }
         var token: Components.Schemas.NewToken?
-        if let label = acceptance.tokenLabel, !label.isEmpty {
+        if let label = tokenLabel, !label.isEmpty {
             let (record, secret) = try await accounts.makeToken(for: acceptance.user, label: label)
             token = .init(id: record.id, token: secret, user: acceptance.user)
         }
@@ -171,14 +173,14 @@ struct SyncAPI: APIProtocol {
 
     func deleteTree(_ input: Operations.DeleteTree.Input) async throws -> Operations.DeleteTree.Output {
         try await asCaller { caller in
-            try await store.deleteTree(input.path.tree, as: caller.user)
+            try await store.deleteTree(try Self.userID(input.path.tree), as: caller.user)
             return .noContent(.init())
         }
     }
 
     func getRole(_ input: Operations.GetRole.Input) async throws -> Operations.GetRole.Output {
         try await asCaller { caller in
-            let role = try await store.role(of: caller.user, in: input.path.tree)
+            let role = try await store.role(of: caller.user, in: try Self.userID(input.path.tree))
             return .ok(.init(body: .json(.init(role: role.map(Components.Schemas.Role.init)))))
         }
     }
@@ -189,7 +191,7 @@ struct SyncAPI: APIProtocol {
         guard after >= 0 else { throw APIFailure.invalid("after must be 0 or more") }
         guard (1...5000).contains(limit) else { throw APIFailure.invalid("limit must be from 1 to 5000") }
         return try await asCaller { caller in
-            let documents = try await store.pull(user: caller.user, tree: input.path.tree, after: after, limit: limit)
+            let documents = try await store.pull(user: caller.user, tree: try Self.userID(input.path.tree), after: after, limit: limit)
             return .ok(.init(body: .json(.init(documents: documents.map(Components.Schemas.Document.init)))))
         }
     }
@@ -204,8 +206,9 @@ struct SyncAPI: APIProtocol {
         // The generated code checks types, not the document's limits: a store only ever holds
         // records a client can read back.
         for write in writes {
-            guard !write.key.id.isEmpty, write.key.id.utf8.count <= 1500 else {
-                throw APIFailure.invalid("a document id has 1 to 1,500 bytes; \(write.key.collection.rawValue) has one of \(write.key.id.utf8.count)")
+            guard !write.key.id.isEmpty, write.key.id.utf8.count <= SyncLimits.maximumIdentifierBytes else {
+                throw APIFailure.invalid(
+                    "a document id has 1 to \(SyncLimits.maximumIdentifierBytes) bytes; \(write.key.collection.rawValue) has one of \(write.key.id.utf8.count)")
             }
             try TreeMirror.record(write.body, of: write.key)
         }
@@ -214,14 +217,14 @@ struct SyncAPI: APIProtocol {
             throw APIFailure.tooLarge("a batch's bodies may hold at most \(SyncLimits.maximumBatchBytes) bytes; this one has \(bytes)")
         }
         return try await asCaller { caller in
-            let outcomes = try await store.push(user: caller.user, tree: input.path.tree, writes)
+            let outcomes = try await store.push(user: caller.user, tree: try Self.userID(input.path.tree), writes)
             return .ok(.init(body: .json(.init(outcomes: outcomes.map(Components.Schemas.Outcome.init)))))
         }
     }
 
     func listMembers(_ input: Operations.ListMembers.Input) async throws -> Operations.ListMembers.Output {
         try await asCaller { caller in
-            .ok(.init(body: .json(try await store.members(of: input.path.tree, as: caller.user).map(Components.Schemas.Membership.init))))
+            .ok(.init(body: .json(try await store.members(of: try Self.userID(input.path.tree), as: caller.user).map(Components.Schemas.Membership.init))))
         }
     }
 
@@ -229,21 +232,21 @@ struct SyncAPI: APIProtocol {
         guard case .json(let grant) = input.body else { throw APIFailure.invalid("send a JSON body") }
         return try await asCaller { caller in
             // Refused for the caller's role first, so nobody learns which accounts exist.
-            let own = try await store.role(of: caller.user, in: input.path.tree)
+            let own = try await store.role(of: caller.user, in: try Self.userID(input.path.tree))
             guard own?.allows(.share) == true else {
-                throw SyncError.notAllowed(user: caller.user, tree: input.path.tree, role: own, operation: .share)
+                throw SyncError.notAllowed(user: caller.user, tree: try Self.userID(input.path.tree), role: own, operation: .share)
             }
-            guard try await accounts.store.account(input.path.user) != nil else {
-                throw APIFailure.notFound("this server has no user \(input.path.user): invite them instead")
+            guard try await accounts.store.account(try Self.userID(input.path.user)) != nil else {
+                throw APIFailure.notFound("this server has no user \(try Self.userID(input.path.user)): invite them instead")
             }
-            try await store.share(tree: input.path.tree, as: caller.user, with: input.path.user, role: grant.role.treeRole)
+            try await store.share(tree: try Self.userID(input.path.tree), as: caller.user, with: try Self.userID(input.path.user), role: grant.role.treeRole)
             return .noContent(.init())
         }
     }
 
     func unshareTree(_ input: Operations.UnshareTree.Input) async throws -> Operations.UnshareTree.Output {
         try await asCaller { caller in
-            try await store.unshare(tree: input.path.tree, as: caller.user, member: input.path.user)
+            try await store.unshare(tree: try Self.userID(input.path.tree), as: caller.user, member: try Self.userID(input.path.user))
             return .noContent(.init())
         }
     }
@@ -251,14 +254,14 @@ struct SyncAPI: APIProtocol {
     func transferTree(_ input: Operations.TransferTree.Input) async throws -> Operations.TransferTree.Output {
         guard case .json(let newOwner) = input.body else { throw APIFailure.invalid("send a JSON body") }
         return try await asCaller { caller in
-            let own = try await store.role(of: caller.user, in: input.path.tree)
+            let own = try await store.role(of: caller.user, in: try Self.userID(input.path.tree))
             guard own?.allows(.transfer) == true else {
-                throw SyncError.notAllowed(user: caller.user, tree: input.path.tree, role: own, operation: .transfer)
+                throw SyncError.notAllowed(user: caller.user, tree: try Self.userID(input.path.tree), role: own, operation: .transfer)
             }
-            guard try await accounts.store.account(newOwner.user) != nil else {
-                throw APIFailure.notFound("this server has no user \(newOwner.user)")
+            guard try await accounts.store.account(try Self.userID(newOwner.user)) != nil else {
+                throw APIFailure.notFound("this server has no user \(try Self.userID(newOwner.user))")
             }
-            try await store.transfer(tree: input.path.tree, as: caller.user, to: newOwner.user)
+            try await store.transfer(tree: try Self.userID(input.path.tree), as: caller.user, to: try Self.userID(newOwner.user))
             return .noContent(.init())
         }
     }
@@ -273,9 +276,22 @@ struct SyncAPI: APIProtocol {
         default: throw APIFailure.invalid("give both collection and id, or neither")
         }
         return try await asCaller { [key] caller in
-            let entries = try await store.log(of: input.path.tree, as: caller.user, key: key, limit: limit)
+            let entries = try await store.log(of: try Self.userID(input.path.tree), as: caller.user, key: key, limit: limit)
             return .ok(.init(body: .json(entries.map(Components.Schemas.AuditEntry.init))))
         }
+    }
+
+    /// A tree or user named by the request: a user id, or 400 (the generated code checks types,
+    /// not the document's patterns).
+    static func userID(_ id: String) throws -> String {
+        guard UserID.isValid(id) else { throw APIFailure.invalid(UserID.rule(id)) }
+        return id
+    }
+
+    /// A text field within the document's length, or 400.
+    static func text(_ value: String?, _ field: String, atMost limit: Int) throws -> String? {
+        guard let value, value.count > limit else { return value }
+        throw APIFailure.invalid("\(field) may have at most \(limit) characters; this one has \(value.count)")
     }
 
     /// A time as ISO 8601, UTC.

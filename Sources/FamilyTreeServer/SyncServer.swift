@@ -25,9 +25,10 @@ public struct SyncServer: Sendable {
     let accountStore: any AccountStore
     public let settings: ServerSettings
 
-    /// A server on the embedded store: the documents and the accounts in one SQLite file.
-    public init(sqlitePath path: String, settings: ServerSettings) throws {
-        store = try SQLiteDocumentStore(path: path)
+    /// A server on the embedded store: the documents and the accounts in one SQLite file. Its
+    /// folder must exist unless `creatingFolder` (as for the sync commands' default store).
+    public init(sqlitePath path: String, creatingFolder: Bool = false, settings: ServerSettings) throws {
+        store = try SQLiteDocumentStore.open(path: path, creatingFolder: creatingFolder)
         accountStore = try SQLiteAccountStore(path: path)
         self.settings = settings
     }
@@ -83,8 +84,18 @@ public struct SyncServer: Sendable {
         let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(settings.idleTimeoutSeconds)))
         let server: HTTPServerBuilder
         if let certificate = settings.tlsCertificatePath, let key = settings.tlsKeyPath {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            let chain: [NIOSSLCertificateSource], privateKey: NIOSSLPrivateKey
+            do {
+                chain = try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }
+            } catch {
+                throw ServerSetupError("cannot read the certificate chain \(certificate) as PEM: \(error)")
+            }
+            do {
+                privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+            } catch {
+                throw ServerSetupError("cannot read the private key \(key) as PEM: \(error)")
+            }
+            let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
             server = try .tls(http1, tlsConfiguration: tls)
         } else {
             server = http1
@@ -101,6 +112,12 @@ public struct SyncServer: Sendable {
     }
 }
 
+/// A server that cannot start as configured (a certificate it cannot read), in words.
+public struct ServerSetupError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// The address the server answers at, learnt once it listens.
 private final class BoundAddress: @unchecked Sendable {
     private let lock = NSLock()
@@ -111,8 +128,7 @@ private final class BoundAddress: @unchecked Sendable {
     }
 }
 
-/// Each request's context: Hummingbird's, with the client's address (for the sign-in throttle)
-/// and the body limit.
+/// Each request's context: Hummingbird's, with the client's address (for the sign-in throttle).
 struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
@@ -121,8 +137,6 @@ struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
-
-    var maxUploadSize: Int { 12 * 1_048_576 }
 }
 
 /// Around every request: the body read whole up to the limit (413 beyond it), the request's facts
@@ -141,7 +155,7 @@ struct APIMiddleware: RouterMiddleware {
             if facts.isStateChanging { _ = try await request.collectBody(upTo: maximumBodyBytes) }
             response = try await RequestFacts.$current.withValue(facts) { try await next(request, context) }
         } catch {
-            response = Self.response(for: Self.failure(error, logger: context.logger))
+            response = Self.response(for: failure(error, logger: context.logger))
         }
         for cookie in facts.cookies { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
         response.headers[.cacheControl] = "no-store"
@@ -167,7 +181,7 @@ struct APIMiddleware: RouterMiddleware {
     /// What an error says to the client. A request that does not match the API (a missing field,
     /// a wrong type) is 400 with the decoder's words; anything unexpected is 500, logged here and
     /// not described to the client.
-    static func failure(_ error: any Error, logger: Logger) -> APIFailure {
+    func failure(_ error: any Error, logger: Logger) -> APIFailure {
         var error = error
         if let serverError = error as? ServerError {
             error = serverError.underlyingError
@@ -181,7 +195,7 @@ struct APIMiddleware: RouterMiddleware {
             if case .store = syncError { logger.error("store: \(syncError)") }
             return APIFailure(syncError)
         case is NIOTooManyBytesError:
-            return .tooLarge("the request body is over the server's limit of \(12 * 1_048_576) bytes")
+            return .tooLarge("the request body is over the server's limit of \(maximumBodyBytes) bytes")
         case let httpError as HTTPError:
             switch httpError.status {
             case .notFound: return .notFound("no such address on this server")

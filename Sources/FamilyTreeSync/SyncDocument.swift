@@ -128,6 +128,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 public enum SyncLimits {
     /// The largest document body, in bytes (Firestore's limit).
     public static let maximumDocumentBytes = 1_048_576
+    /// The longest document id, in UTF-8 bytes (Firestore's limit).
+    public static let maximumIdentifierBytes = 1_500
     /// The most documents in one batch (Firestore's limit).
     public static let maximumBatchDocuments = 500
     /// The most bytes of bodies in one batch.

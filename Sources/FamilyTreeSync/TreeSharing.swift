@@ -23,7 +23,7 @@ public enum TreeRole: String, Sendable, Hashable, CaseIterable, Comparable, Cust
     public func allows(_ operation: TreeOperation) -> Bool { self >= operation.minimumRole }
 
     /// `a viewer`, `an admin`.
-    var withArticle: String { (self == .admin || self == .owner ? "an " : "a ") + rawValue }
+    package var withArticle: String { (self == .admin || self == .owner ? "an " : "a ") + rawValue }
 }
 
 /// What a user does with a tree, and the least role that may.

@@ -28,9 +28,15 @@ enum Prompt {
         return readLine(strippingNewline: true)
     }
 
+    /// Asks for a password (echo off on a terminal, else one line of standard input); refused when empty.
+    static func password(_ question: String) throws -> String {
+        guard let password = secret(question), !password.isEmpty else { throw CLIError.refused("no password given") }
+        return password
+    }
+
     /// Asks for a new password (on a terminal twice, which must agree); refused when empty.
     static func newPassword(_ question: String) throws -> String {
-        guard let password = secret(question), !password.isEmpty else { throw CLIError.refused("no password given") }
+        let password = try password(question)
         if isatty(STDIN_FILENO) != 0, secret("Again: ") != password { throw CLIError.refused("the two passwords differ") }
         return password
     }

@@ -37,13 +37,16 @@ struct ServeStoreOptions: ParsableArguments {
 
     var storeURL: String { store ?? SyncOptions.defaultStoreURL }
 
+    func validate() throws {
+        if !(1...64).contains(connections) { throw ValidationError("--connections must be from 1 to 64") }
+    }
+
     #if Server
     /// The server on the store (its folder made when it is the default).
     func server(settings: ServerSettings) async throws -> SyncServer {
         switch try StoreLocation(storeURL) {
         case .sqlite(let path):
-            if store == nil { try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true) }
-            return try SyncServer(sqlitePath: path, settings: settings)
+            return try SyncServer(sqlitePath: path, creatingFolder: store == nil, settings: settings)
         case .postgres(let url):
             #if PostgreSQL
             var password: String?
@@ -88,6 +91,9 @@ struct ServeRunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+        for file in [tlsCert, tlsKey].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: file) {
+            throw ValidationError("cannot read \(file)")
+        }
         if !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         if !(4...16).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be from 4 to 16") }
         if let publicURL, !(publicURL.hasPrefix("https://") || publicURL.hasPrefix("http://")) {

@@ -10,24 +10,19 @@ extension SyncOptions {
 
     /// The store on the server at `url`, with this device's sign-in to it.
     static func openServer(_ url: String) throws -> ServerDocumentStore {
+        let (address, login) = try signIn(at: url)
+        return ServerDocumentStore(address: address, user: login.user, token: login.token)
+    }
+
+    /// This device's sign-in to the server at `url`; refused in words for an address the CLI
+    /// does not send a token to, or a server it is not signed in to.
+    static func signIn(at url: String) throws -> (ServerAddress, ServerCredentials.Login) {
         let address = try ServerAddress(url)
         guard let login = try credentials.login(for: address) else {
             throw CLIError.refused("this device is not signed in to \(address): run familytree login \(address) (or familytree join with an invite link)")
         }
-        return ServerDocumentStore(address: address, user: login.user, token: login.token)
+        return (address, login)
     }
-
-    /// The user this device is signed in as at the server `url`, if it is a server and signed in.
-    static func signedInUser(at url: String) -> String? {
-        guard ServerAddress.isServer(url), let address = try? ServerAddress(url) else { return nil }
-        return (try? credentials.login(for: address))?.user
-    }
-}
-
-/// Reads a password: asked with echo off on a terminal, else one line of standard input.
-private func readPassword(_ question: String) throws -> String {
-    guard let password = Prompt.secret(question), !password.isEmpty else { throw CLIError.refused("no password given") }
-    return password
 }
 
 /// A label for the token this device gets: the command and the machine's name.
@@ -64,7 +59,7 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         let address = try ServerAddress(address)
         guard let user = user ?? Prompt.line("User: "), !user.isEmpty else { throw CLIError.refused("no user given") }
-        let password = try readPassword("Password for \(user) at \(address): ")
+        let password = try Prompt.password("Password for \(user) at \(address): ")
         let client = ServerDocumentStore.client(address, token: nil)
         let output = try await reach(address) { try await client.createToken(body: .json(.init(user: user, password: password, label: tokenLabel))) }
         let token: Components.Schemas.NewToken
@@ -192,11 +187,8 @@ struct SyncInviteCommand: AsyncParsableCommand {
         let server = try SyncOptions.openServer(store)
         let tree = options.owner ?? server.user
         let (link, expiresAt) = try await server.invite(tree: tree, role: role, invitee: invitee, expiresInHours: expiresInHours)
-        Console.output(link + "\n")
-        Console.error("familytree: the link makes its first user \(role.withArticleForCLI) of \(tree)'s tree; it works once, until \(expiresAt)")
+        // The link is the server's words: shown as text, never as terminal control sequences.
+        Console.say(link + "\n")
+        Console.error("familytree: the link makes its first user \(role.withArticle) of \(tree)'s tree; it works once, until \(expiresAt)")
     }
-}
-
-extension TreeRole {
-    fileprivate var withArticleForCLI: String { (self == .admin || self == .owner ? "an " : "a ") + rawValue }
 }

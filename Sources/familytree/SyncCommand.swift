@@ -59,7 +59,7 @@ struct SyncOptions: ParsableArguments {
 
     /// On a server, the user is the one this device is signed in as.
     mutating func validate() throws {
-        if user.isEmpty, let store, let signedIn = Self.signedInUser(at: store) { user = signedIn }
+        if user.isEmpty, let store, ServerAddress.isServer(store) { user = try Self.signIn(at: store).1.user }
     }
 
     static var home: URL {

@@ -146,9 +146,20 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         let pageTooLong = try await server.send("GET", "/api/v1/trees/alice/documents?limit=5001", token: token)
         #expect(pageTooLong.status == 400)
 
-        let hostileTree = try await server.send("GET", "/api/v1/trees/..%2Fbob/documents", token: token)
-        #expect(hostileTree.status == 400 || hostileTree.status == 404 || hostileTree.status == 403)
-        #expect(hostileTree.field("error") != nil)
+        // A tree or user in a path is a user id, whatever the generated code lets through.
+        for path in ["/api/v1/trees/..%2Fbob/documents", "/api/v1/trees/Alice/documents", "/api/v1/trees/alice%0A/members",
+                     "/api/v1/trees/alice/members/%3Cscript%3E"] {
+            let hostile = try await server.send(path.hasSuffix("E") ? "DELETE" : "GET", path, token: token)
+            #expect(hostile.status == 400, "\(path): \(hostile.status) \(hostile.body)")
+            #expect(hostile.field("error") == "invalid")
+        }
+        // Text fields within the document's lengths.
+        let longLabel = try await server.send(
+            "POST", "/api/v1/tokens", body: #"{"user":"alice","password":"correct horse","label":"\#(String(repeating: "x", count: 201))"}"#)
+        #expect(longLabel.status == 400 && longLabel.field("message")?.contains("label") == true)
+        let longInvitee = try await server.send(
+            "POST", "/api/v1/trees/alice/invites", body: #"{"role":"viewer","invitee":"\#(String(repeating: "x", count: 321))"}"#, token: token)
+        #expect(longInvitee.status == 400 && longInvitee.field("message")?.contains("invitee") == true)
 
         let bigBatch = "{\"writes\":[" + (0..<501).map { #"{"collection":"familyTree","id":"m\#($0)","body":"{}","baseVersion":0}"# }.joined(separator: ",") + "]}"
         let tooMany = try await server.send("POST", "/api/v1/trees/alice/documents", body: bigBatch, token: token)
@@ -419,6 +430,31 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         let dodging = try await server.send(
             "POST", "/api/v1/session", body: #"{"user":"alice","password":"correct horse"}"#, headers: ["X-Forwarded-For": "198.51.100.1, 203.0.113.9"])
         #expect(dodging.status == 429)
+    }
+
+    @Test func anUnknownUserCostsTheSameHashAsAKnownOne() async throws {
+        // The decoy is hashed at the cost new passwords get, so a sign-in as nobody takes as long.
+        // "$2b$05$…": the second field is the cost.
+        #expect(try await Accounts.decoyHash(cost: 5).split(separator: "$").dropFirst().first == "05")
+        #expect(try await Accounts.decoyHash(cost: 6).split(separator: "$").dropFirst().first == "06")
+        #expect(try await Accounts.decoyHash(cost: 5) == Accounts.decoyHash(cost: 5), "made once a process and cost")
+    }
+
+    @Test func aCertificateTheServerCannotReadIsSaidInWords() async throws {
+        let folder = try ScratchFolder("bad-tls")
+        try "not a certificate".write(to: folder.path("cert.pem"), atomically: true, encoding: .utf8)
+        try "not a key".write(to: folder.path("key.pem"), atomically: true, encoding: .utf8)
+        var settings = RunningServer.quickSettings
+        settings.port = 0
+        settings.tlsCertificatePath = folder.path("cert.pem").path
+        settings.tlsKeyPath = folder.path("key.pem").path
+        let server = try SyncServer(sqlitePath: folder.path("store.sqlite").path, settings: settings)
+        do {
+            try await server.run(handlingSignals: false)
+            Issue.record("the server started with a certificate that is not one")
+        } catch let error as ServerSetupError {
+            #expect(error.description.contains("cert.pem"))
+        }
     }
 
     @Test func theFirstAccountIsTheAdministratorAndUserIDsAreChecked() async throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import FamilyTreeServer
 
 /// One user's flood of requests takes a bounded share; another user's request passes straight on.
-@Suite struct FairShareTests {
+@Suite(.timeLimit(.minutes(2))) struct FairShareTests {
     /// Counts what runs at once, and the most at once.
     actor Gauge {
         var running = 0

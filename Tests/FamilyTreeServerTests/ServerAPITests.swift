@@ -18,6 +18,8 @@ final class RunningServer: @unchecked Sendable {
     let address: String
     let server: SyncServer
     private let task: Task<Void, any Error>
+    /// One session for the test's raw requests, let go with the server.
+    private let session: URLSession
 
     convenience init(settings: ServerSettings = RunningServer.quickSettings) async throws {
         let folder = try ScratchFolder("server")
@@ -38,6 +40,10 @@ final class RunningServer: @unchecked Sendable {
     #endif
 
     init(server: SyncServer, folder: ScratchFolder, storePath: String) async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.timeoutIntervalForRequest = 60
+        session = URLSession(configuration: configuration)
         self.folder = folder
         self.storePath = storePath
         self.server = server
@@ -47,7 +53,10 @@ final class RunningServer: @unchecked Sendable {
         address = await iterator.next() ?? ""
     }
 
-    deinit { task.cancel() }
+    deinit {
+        session.invalidateAndCancel()
+        task.cancel()
+    }
 
     /// Cheap hashes and the usual limits: tests make many accounts.
     static var quickSettings: ServerSettings {
@@ -77,9 +86,7 @@ final class RunningServer: @unchecked Sendable {
         }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        let (data, response) = try await URLSession(configuration: configuration).data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
@@ -103,7 +110,8 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
     DocumentWrite(key: DocumentKey(.familyTree, id), body: #"{"id":"\#(id)","name":"\#(name)"}"#, isDeleted: deleted, baseVersion: base)
 }
 
-@Suite(.serialized) struct ServerAPITests {
+/// A test still awaiting an answer after two minutes fails by name instead of holding up the run.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ServerAPITests {
     @Test func refusalsAreJSONWithAMessage() async throws {
         let server = try await RunningServer()
         let (_, token) = try await server.user("alice")

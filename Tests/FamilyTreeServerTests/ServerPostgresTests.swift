@@ -10,7 +10,7 @@ import TestSupport
 
 /// The server on PostgreSQL: the database, not the server, decides what the signed-in user may
 /// reach; two servers over one database serve the same users.
-@Suite(.serialized, .threadsOfItsOwn, .requiresPostgreSQL)
+@Suite(.serialized, .threadsOfItsOwn, .timeLimit(.minutes(2)), .requiresPostgreSQL)
 struct ServerPostgresTests {
     /// This test's suffix: the database outlives a test, and its users and accounts with it.
     let suffix = String(UUID().uuidString.prefix(8)).lowercased()

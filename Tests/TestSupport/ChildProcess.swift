@@ -6,12 +6,15 @@ import Darwin
 #endif
 
 /// Runs another program for a test: a tool found on the PATH or an executable file, with standard
-/// input given as text and both outputs collected.
+/// input given as text and both outputs collected (`run`), or left running to be signalled and
+/// waited for (`start`).
 ///
 /// Written on `posix_spawn` and `waitpid` rather than Foundation's `Process`: on Linux, `Process`
 /// learns that a child ended when a socket it passes down is closed, so a child that starts a
 /// daemon (tmux starting its server, `pg_ctl start`) is "running" for as long as the daemon is
-/// (swift-corelibs-foundation#4795), and `waitUntilExit()` hangs the test run. Here the child gets
+/// (swift-corelibs-foundation#4795), and `waitUntilExit()` hangs the test run; a child it starts
+/// also keeps every descriptor of the test process not marked close-on-exec, another test's pipe
+/// among them, whose reader then never sees its end. Here the child gets
 /// only its three standard descriptors, and the wait is for that one process. Not swift-subprocess:
 /// its API is async, and most callers are synchronous tests.
 public enum ChildProcess {
@@ -47,15 +50,138 @@ public enum ChildProcess {
         _ executable: URL, _ arguments: [String], input: String = "", environment: [String: String] = [:],
         timeLimit: Double = defaultTimeLimit
     ) throws -> Result {
+        let stdin = try makePipe(), stdout = try makePipe(), stderr = try makePipe()
+        let child: Running
+        do {
+            child = try spawn(executable, arguments, environment: environment, standardInput: .descriptor(stdin.read),
+                              standardOutput: .descriptor(stdout.write), standardError: .descriptor(stderr.write))
+            [stdin.read, stdout.write, stderr.write].forEach { _ = close($0) }
+        } catch {
+            [stdin.read, stdin.write, stdout.read, stdout.write, stderr.read, stderr.write].forEach { _ = close($0) }
+            throw error
+        }
+        feed(input, to: stdin.write)
+        let deadline = Date().addingTimeInterval(timeLimit)
+        let (output, errorOutput, complete) = readBoth(stdout.read, stderr.read, until: deadline)
+        do {
+            let status = try child.wait(timeLimit: complete ? max(deadline.timeIntervalSinceNow, 0) : 0)
+            return Result(status: status, stdout: text(output), stderr: text(errorOutput))
+        } catch is TimedOut {
+            throw TimedOut(command: child.command, seconds: timeLimit, stdout: text(output), stderr: text(errorOutput))
+        }
+    }
+
+    /// Starts `executable` and leaves it running: for a server, or a command a test kills midway.
+    ///
+    /// Standard input gets `input` and then its end; standard output and error go to the files
+    /// named (created or emptied), or nowhere. Unlike Foundation's `Process`, the child gets no
+    /// other descriptor of the test process (another test's pipe held open by it would never
+    /// reach its end), and every wait for it has a limit.
+    public static func start(
+        _ executable: URL, _ arguments: [String], input: String = "", environment: [String: String] = [:],
+        standardOutput: URL? = nil, standardError: URL? = nil
+    ) throws -> Running {
+        let stdin = try makePipe()
+        let child: Running
+        do {
+            child = try spawn(executable, arguments, environment: environment, standardInput: .descriptor(stdin.read),
+                              standardOutput: standardOutput.map { .file($0.path) } ?? .nowhere,
+                              standardError: standardError.map { .file($0.path) } ?? .nowhere)
+            _ = close(stdin.read)
+        } catch {
+            [stdin.read, stdin.write].forEach { _ = close($0) }
+            throw error
+        }
+        feed(input, to: stdin.write)
+        return child
+    }
+
+    /// A child started by this process, waited for with `waitpid` (its own, never another's).
+    public final class Running: @unchecked Sendable {
+        public let pid: pid_t
+        public let command: [String]
+        private let lock = NSLock()
+        private var ended: Int32?
+
+        init(pid: pid_t, command: [String]) {
+            self.pid = pid
+            self.command = command
+        }
+
+        /// Whether the child has not ended yet.
+        public var isRunning: Bool { reap() == nil }
+
+        /// Sends `signal` to the child, if it still runs.
+        public func signal(_ signal: Int32) {
+            if isRunning { kill(pid, signal) }
+        }
+
+        /// Waits for the child to end: its exit status, or 128 + the signal that ended it, as a
+        /// shell reports it. Past `timeLimit` seconds the child is killed and `TimedOut` thrown.
+        @discardableResult
+        public func wait(timeLimit: Double = ChildProcess.defaultTimeLimit) throws -> Int32 {
+            let deadline = Date().addingTimeInterval(timeLimit)
+            var pause: useconds_t = 500
+            while true {
+                if let status = reap() { return status }
+                if Date() >= deadline {
+                    kill(pid, SIGKILL)
+                    while reap() == nil { usleep(1_000) }
+                    throw TimedOut(command: command, seconds: timeLimit, stdout: "", stderr: "")
+                }
+                usleep(pause)
+                pause = min(pause * 2, 20_000)
+            }
+        }
+
+        /// The status once the child has ended (reaped once, remembered after).
+        private func reap() -> Int32? {
+            lock.lock()
+            defer { lock.unlock() }
+            if let ended { return ended }
+            var status: Int32 = 0
+            var reaped: pid_t
+            repeat { reaped = waitpid(pid, &status, WNOHANG) } while reaped == -1 && errno == EINTR
+            // -1 (ECHILD) cannot happen for a child reaped only here; treat it as ended rather than spin.
+            guard reaped == pid || reaped == -1 else { return nil }
+            ended = reaped == -1 ? 128 + SIGKILL : (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            return ended
+        }
+
+        /// A child nobody waited for is killed, not left behind the test run.
+        deinit {
+            if reap() == nil {
+                kill(pid, SIGKILL)
+                while reap() == nil { usleep(1_000) }
+            }
+        }
+    }
+
+    // MARK: Spawning
+
+    /// Where one of the child's standard descriptors comes from or goes.
+    private enum Stream {
+        case descriptor(Int32)
+        case file(String)
+        case nowhere
+    }
+
+    private static func spawn(
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        standardInput: Stream, standardOutput: Stream, standardError: Stream
+    ) throws -> Running {
         let command = [executable.path] + arguments
         let variables = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let stdin = try makePipe(), stdout = try makePipe(), stderr = try makePipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
+        for (stream, target) in [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)] {
+            switch stream {
+            case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            case .nowhere: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
+        }
         // Nothing else of the test process goes to the child, nor to whatever the child starts.
         _ = closingFrom3?(&actions, 3)
 
@@ -76,45 +202,25 @@ public enum ChildProcess {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
-        [stdin.read, stdout.write, stderr.write].forEach { _ = close($0) }
-        guard spawned == 0 else {
-            [stdin.write, stdout.read, stderr.read].forEach { _ = close($0) }
-            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
-        }
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return Running(pid: pid, command: command)
+    }
 
-        // Feed standard input from another thread, so a large input cannot block on a full output pipe.
-        let inputBytes = Array(input.utf8)
+    /// Writes `input` to `descriptor` from another thread, then closes it: a large input cannot
+    /// block on a child that first fills its output pipe.
+    private static func feed(_ input: String, to descriptor: Int32) {
+        let bytes = Array(input.utf8)
         let writer = Thread {
-            inputBytes.withUnsafeBytes { buffer in
+            bytes.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {
-                    let written = write(stdin.write, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                     if written > 0 { offset += written } else if errno != EINTR { break }
                 }
             }
-            close(stdin.write)
+            close(descriptor)
         }
         writer.start()
-
-        let deadline = Date().addingTimeInterval(timeLimit)
-        let (output, errorOutput, complete) = readBoth(stdout.read, stderr.read, until: deadline)
-        var status: Int32 = 0
-        var pause: useconds_t = 500
-        while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { break }
-            if reaped == -1, errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
-            if !complete || Date() >= deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                throw TimedOut(command: command, seconds: timeLimit, stdout: text(output), stderr: text(errorOutput))
-            }
-            usleep(pause)
-            pause = min(pause * 2, 20_000)
-        }
-        // The exit status, or 128 + the signal that ended it, as a shell reports it.
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: code, stdout: text(output), stderr: text(errorOutput))
     }
 
     /// The directory of the running test binary, where `swift build` puts the package's executables.

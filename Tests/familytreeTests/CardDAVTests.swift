@@ -327,26 +327,30 @@ struct CardDAVTests {
 
 /// `Tests/CardDAV/misbehaving_server.py`, on a port of its own.
 struct MisbehavingServer {
-    let process: Process
+    let child: ChildProcess.Running
     let port: Int
+    private let folder: ScratchFolder
 
     /// `requestLog`: a file the server appends each request line (and body) to.
     init(mode: String, requestLog: String? = nil) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Scratch.packageRoot.appendingPathComponent("Tests/CardDAV/misbehaving_server.py").path, mode]
-        if let requestLog { process.environment = ProcessInfo.processInfo.environment.merging(["REQUEST_LOG": requestLog]) { _, new in new } }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        port = try #require(Int(String(decoding: line, as: UTF8.self)))
+        folder = try ScratchFolder("misbehaving")
+        let output = folder.path("port.txt")
+        child = try ChildProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", Scratch.packageRoot.appendingPathComponent("Tests/CardDAV/misbehaving_server.py").path, mode],
+            environment: requestLog.map { ["REQUEST_LOG": $0] } ?? [:], standardOutput: output)
+        // Its first line is the port it listens on.
+        let deadline = Date().addingTimeInterval(30)
+        var line: Substring?
+        while line == nil, Date() < deadline, child.isRunning {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            line = text.firstIndex(of: "\n").map { text[..<$0] }
+            if line == nil { usleep(20_000) }
+        }
+        port = try #require(line.flatMap { Int($0) }, "the misbehaving server did not say its port")
     }
 
     func stop() {
-        // SIGKILL: the test runner's threads block SIGTERM, and a child inherits the mask.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = try? child.wait(timeLimit: 30)
     }
 }

@@ -24,41 +24,32 @@ import TestSupport
 
     /// A server process on a free port; its address once it listens.
     final class ServerProcess {
-        let process = Process()
+        let child: ChildProcess.Running
         let address: String
 
         init(binary: URL, storeURL: String, log: URL, port: Int = 0, arguments: [String] = [], input: String = "") throws {
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = binary
-            process.arguments = ["serve", "--store", storeURL, "--port", "\(port)", "--bcrypt-cost", "4"] + arguments
-            process.standardOutput = try FileHandle(forWritingTo: log)
-            process.standardError = FileHandle.nullDevice
-            let stdin = Pipe()
-            process.standardInput = stdin
-            try process.run()
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
+            child = try ChildProcess.start(
+                binary, ["serve", "--store", storeURL, "--port", "\(port)", "--bcrypt-cost", "4"] + arguments, input: input, standardOutput: log)
             let deadline = Date().addingTimeInterval(30)
             var found: String?
-            while found == nil, Date() < deadline, process.isRunning {
+            while found == nil, Date() < deadline, child.isRunning {
                 let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 found = text.split(separator: " ").last { $0.hasPrefix("http://") }.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 if found == nil { usleep(50_000) }
             }
-            guard let found else { process.terminate(); throw CLIFailure("the server did not say where it listens") }
+            guard let found else { throw CLIFailure("the server did not say where it listens") }
             address = found
         }
 
-        func kill9() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        func kill9() throws {
+            child.signal(SIGKILL)
+            try child.wait(timeLimit: 30)
         }
 
+        /// Stopped as an administrator would (SIGTERM), and killed if it has not ended in 30 s.
         deinit {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
+            child.signal(SIGTERM)
+            _ = try? child.wait(timeLimit: 30)
         }
     }
 
@@ -142,12 +133,8 @@ import TestSupport
         #expect(try cli("alice", ["generate", "--members", "30000", "--seed", "3", "-o", tree]).status == 0)
         let local = try TreeMirror.documents(of: JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: tree)))).root)
 
-        let push = Process()
-        push.executableURL = ProcessTests.binary
-        push.arguments = ["sync", "push", tree, "--store", server.address, "--new-tree"]
-        push.environment = ["FAMILYTREE_HOME": scratch.path("home-alice").path]
-        push.standardError = FileHandle.nullDevice
-        try push.run()
+        let push = try ChildProcess.start(
+            ProcessTests.binary, ["sync", "push", tree, "--store", server.address, "--new-tree"], environment: ["FAMILYTREE_HOME": scratch.path("home-alice").path])
         // Kill the server once some batches are in.
         let reader = try SQLiteDocumentStore(path: storePath)
         let deadline = Date().addingTimeInterval(120)
@@ -155,9 +142,8 @@ import TestSupport
             usleep(20_000)
         }
         try #require(push.isRunning, "the push finished before the server could be killed")
-        server.kill9()
-        push.waitUntilExit()
-        #expect(push.terminationStatus == 1)
+        try server.kill9()
+        #expect(try push.wait(timeLimit: 120) == 1)
 
         // Everything the device holds as acknowledged is in the store, at that version or later.
         let stored = try awaitSync { try await reader.pull(user: "alice", tree: "alice", after: 0, limit: 1_000_000) }

@@ -20,14 +20,8 @@ import TestSupport
         return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_HOME=\(home ?? self.home)", ProcessTests.binary.path, "sync"] + arguments)
     }
 
-    func startPush(tree: String, store: String) throws -> Process {
-        let process = Process()
-        process.executableURL = ProcessTests.binary
-        process.arguments = ["sync", "push", tree, "--user", "alice", "--store", store, "--new-tree"]
-        process.environment = ["FAMILYTREE_HOME": home]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    func startPush(tree: String, store: String) throws -> ChildProcess.Running {
+        try ChildProcess.start(ProcessTests.binary, ["sync", "push", tree, "--user", "alice", "--store", store, "--new-tree"], environment: ["FAMILYTREE_HOME": home])
     }
 
     @Test func aPushKilledMidwayResumesToExactlyTheLocalDocuments() async throws {
@@ -53,9 +47,8 @@ import TestSupport
         #expect(second.status == 1)
         #expect(second.stderr.contains("another sync of this user is running"))
         try #require(push.isRunning, "the push finished before it could be killed")
-        kill(push.processIdentifier, SIGKILL)
-        push.waitUntilExit()
-        #expect(push.terminationReason == .uncaughtSignal)
+        push.signal(SIGKILL)
+        #expect(try push.wait() == 128 + SIGKILL)
         let partial = try await reader.pull(user: "alice", after: 0, limit: 1_000_000).count
         #expect(partial > 0 && partial < local.count, "killed midway: \(partial) of \(local.count)")
 
@@ -136,13 +129,10 @@ struct PostgresSyncProcessTests {
         #expect(await scratch.run("generate", "--members", "100000", "--seed", "9", "-o", tree) == 0)
         let local = try TreeMirror.documents(of: try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: tree)))).root)
 
-        let push = Process()
-        push.executableURL = ProcessTests.binary
-        push.arguments = ["sync", "push", tree, "--user", uid, "--store", store, "--new-tree"]
-        push.environment = ["FAMILYTREE_HOME": home]
-        let errors = Pipe()
-        push.standardError = errors
-        try push.run()
+        let errors = scratch.path("push-errors.txt")
+        let push = try ChildProcess.start(
+            ProcessTests.binary, ["sync", "push", tree, "--user", uid, "--store", store, "--new-tree"], environment: ["FAMILYTREE_HOME": home],
+            standardError: errors)
         let reader = try await PostgresDocumentStore(url: store)
         let deadline = Date().addingTimeInterval(120)
         while push.isRunning, Date() < deadline, try await reader.pull(user: uid, after: 2_000, limit: 1).isEmpty {
@@ -151,9 +141,8 @@ struct PostgresSyncProcessTests {
         try #require(push.isRunning, "the push finished before the server could be stopped")
         // The server dies mid-push.
         #expect(try ChildProcess.run("sh", ["-c", "\(control) stop -m immediate"]).status == 0)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        push.waitUntilExit()
-        #expect(push.terminationStatus == 1, "the push fails cleanly: \(message)")
+        let status = try push.wait(timeLimit: 120)
+        #expect(status == 1, "the push fails cleanly: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         // The server started here must not hold this test's output pipes open.
         #expect(try ChildProcess.run("sh", ["-c", "\(control) start >/dev/null 2>&1 </dev/null"]).status == 0)
 
@@ -273,19 +262,18 @@ struct PostgresSyncProcessTests {
         #expect(try ChildProcess.run(ProcessTests.binary, ["edit", "Peter Müller", "--nickname", "Pete", "--tree", bobTree]).status == 0)
         #expect(try ChildProcess.run(ProcessTests.binary, ["edit", "Emily Carter", "--notes", "Bob's note", "--tree", bobTree]).status == 0)
 
-        func start(_ arguments: [String]) throws -> (Process, Pipe) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["FAMILYTREE_HOME=\(scratch.path("home").path)", ProcessTests.binary.path, "sync"] + arguments + ["--store", "sqlite:" + scratch.path("store.sqlite").path]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            return (process, errors)
+        func start(_ arguments: [String], errors: URL) throws -> (ChildProcess.Running, URL) {
+            let child = try ChildProcess.start(
+                ProcessTests.binary, ["sync"] + arguments + ["--store", "sqlite:" + scratch.path("store.sqlite").path],
+                environment: ["FAMILYTREE_HOME": scratch.path("home").path], standardError: errors)
+            return (child, errors)
         }
-        let pushes = [try start(["push", aliceTree, "--user", "alice"]), try start(["push", bobTree, "--user", "bob", "--tree", "alice"])]
-        for (process, errors) in pushes {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        let pushes = [
+            try start(["push", aliceTree, "--user", "alice"], errors: scratch.path("alice-push.txt")),
+            try start(["push", bobTree, "--user", "bob", "--tree", "alice"], errors: scratch.path("bob-push.txt")),
+        ]
+        for (child, errors) in pushes {
+            #expect(try child.wait() == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         }
         #expect(try sync(["pull", "--user", "alice", "-o", aliceTree]).status == 0)
         #expect(try sync(["pull", "--user", "bob", "--tree", "alice", "-o", bobTree]).status == 0)

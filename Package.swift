@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "FamilyTreeServer",
             dependencies: [
-                "FamilyTree", "FamilyTreeSync", "FamilyTreeAPI",
+                "FamilyTree", "FamilyTreeSync", "FamilyTreeAPI", "FamilyTreeRender",
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -97,7 +97,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
             ],
-            exclude: ["openapi-generator-config.yaml"]
+            exclude: ["openapi-generator-config.yaml", "Web"]
         ),
         // Its sources are wrapped in `#if PostgreSQL`, like FamilyTreeGraphviz's.
         .target(

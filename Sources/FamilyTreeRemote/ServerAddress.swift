@@ -80,18 +80,41 @@ public struct ServerCredentials: Sendable {
 
     /// Keeps `login` for `address`, replacing an earlier one.
     public func save(_ login: Login, for address: ServerAddress) throws(SyncError) {
-        var all = try logins()
-        all[address.root] = login
-        try write(all)
+        try changingAlone { () throws(SyncError) in
+            var all = try logins()
+            all[address.root] = login
+            try write(all)
+        }
     }
 
     /// Forgets the sign-in to `address`; returns what was kept.
     @discardableResult
     public func remove(for address: ServerAddress) throws(SyncError) -> Login? {
-        var all = try logins()
-        let removed = all.removeValue(forKey: address.root)
-        if removed != nil { try write(all) }
-        return removed
+        try changingAlone { () throws(SyncError) -> Login? in
+            var all = try logins()
+            let removed = all.removeValue(forKey: address.root)
+            if removed != nil { try write(all) }
+            return removed
+        }
+    }
+
+    /// Runs a read-change-write of the file while holding an exclusive lock on `path.lock`: two
+    /// sign-ins at once (to two servers, from two terminals) both end up in the file.
+    private func changingAlone<T>(_ change: () throws(SyncError) -> T) throws(SyncError) -> T {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .store("cannot make the folder for the sign-ins, \(folder.path): \(error.localizedDescription)")
+        }
+        let descriptor = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .store("cannot lock the sign-ins in \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .store("cannot lock the sign-ins in \(path): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try change()
     }
 
     /// Written whole to a new file of mode 0600 and renamed over the old one: never half-written,
@@ -101,8 +124,6 @@ public struct ServerCredentials: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             let data = try encoder.encode(logins)
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
             let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }

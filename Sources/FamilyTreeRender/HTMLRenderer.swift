@@ -18,13 +18,44 @@ public struct HTMLRenderer: Sendable {
     public var openOn: Member.ID?
     /// The day ages are given on (a day number); `nil` leaves ages out.
     public var today: Int?
+    /// Where the page's style sheet and viewer script are: inside it (a file to keep or send), or
+    /// linked from the site that serves it.
+    public var assets: Assets = .inline
+
+    /// Where a page's style sheet and script come from.
+    public enum Assets: Sendable, Hashable {
+        /// Inside the page, which then needs nothing else (its policy allows inline code only).
+        case inline
+        /// Linked from these addresses on the page's own site (`viewerStyleSheet` and
+        /// `viewerScript` served there); the site sends the page's Content-Security-Policy, which
+        /// can then allow no inline script at all. `home`, if any, is a link at the start of the
+        /// toolbar (`#home-link`, styled by the site), back to the site's own pages.
+        case linked(styleSheet: String, script: String, home: Link? = nil)
+    }
+
+    /// A link's words and address.
+    public struct Link: Sendable, Hashable {
+        public var text: String
+        public var address: String
+
+        public init(_ text: String, to address: String) {
+            self.text = text
+            self.address = address
+        }
+    }
+
+    /// The viewer's style sheet, for a site that serves pages with `.linked` assets.
+    public static var viewerStyleSheet: String { HTMLViewer.styleSheet }
+    /// The viewer's script, for a site that serves pages with `.linked` assets.
+    public static var viewerScript: String { HTMLViewer.script }
 
     /// A renderer labelling with `labeler`, titled `title`, opening on `openOn`, giving ages on `today`.
-    public init(labeler: Labeler = Labeler(), title: String? = nil, openOn: Member.ID? = nil, today: Int? = nil) {
+    public init(labeler: Labeler = Labeler(), title: String? = nil, openOn: Member.ID? = nil, today: Int? = nil, assets: Assets = .inline) {
         self.labeler = labeler
         self.title = title
         self.openOn = openOn
         self.today = today
+        self.assets = assets
     }
 
     /// The page; identical input gives byte-identical output. Throws when `layout` was not made
@@ -45,19 +76,46 @@ public struct HTMLRenderer: Sendable {
         let pageTitle = title ?? "Family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))"
         writer.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         writer.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        // No request may leave the page: nothing but inline styles, scripts and data: images.
-        writer.append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n")
+        if case .inline = assets {
+            // No request may leave the page: nothing but inline styles, scripts and data: images.
+            writer.append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n")
+        }
         writer.append("<title>")
         writer.appendEscaped(pageTitle)
-        writer.append("</title>\n<style>\n")
-        writer.append(HTMLViewer.styleSheet)
-        writer.append("</style>\n</head>\n<body>\n")
-        writer.append(HTMLViewer.body)
+        switch assets {
+        case .inline:
+            writer.append("</title>\n<style>\n")
+            writer.append(HTMLViewer.styleSheet)
+            writer.append("</style>\n</head>\n<body>\n")
+        case .linked(let styleSheet, _, _):
+            writer.append("</title>\n<link rel=\"stylesheet\" href=\"")
+            writer.appendEscaped(styleSheet)
+            writer.append("\">\n</head>\n<body>\n")
+        }
+        if case .linked(_, _, let home?) = assets, let toolbarStart = HTMLViewer.body.firstIndex(of: "\n") {
+            // The toolbar's opening tag is the body's first line; the link goes first inside it.
+            writer.append(String(HTMLViewer.body[...toolbarStart]))
+            writer.append("<a id=\"home-link\" href=\"")
+            writer.appendEscaped(home.address)
+            writer.append("\">")
+            writer.appendEscaped(home.text)
+            writer.append("</a>\n")
+            writer.append(String(HTMLViewer.body[HTMLViewer.body.index(after: toolbarStart)...]))
+        } else {
+            writer.append(HTMLViewer.body)
+        }
         writer.append("<script type=\"application/json\" id=\"family-tree-data\">")
         try writeData(layout, of: graph, title: pageTitle, into: &writer)
-        writer.append("</script>\n<script>\n")
-        writer.append(HTMLViewer.script)
-        writer.append("</script>\n</body>\n</html>\n")
+        switch assets {
+        case .inline:
+            writer.append("</script>\n<script>\n")
+            writer.append(HTMLViewer.script)
+            writer.append("</script>\n</body>\n</html>\n")
+        case .linked(_, let script, _):
+            writer.append("</script>\n<script src=\"")
+            writer.appendEscaped(script)
+            writer.append("\"></script>\n</body>\n</html>\n")
+        }
         try writer.flush()
         output = writer.output
     }

@@ -66,15 +66,13 @@ public struct SyncServer: Sendable {
     public func run(handlingSignals: Bool = true, onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
         let boundBase = BoundAddress()
         let settings = settings
-        let api = SyncAPI(
-            store: store, accounts: Accounts(store: accountStore, settings: settings),
-            fairShare: FairShare(perUser: settings.requestsPerUser, queue: settings.waitingRequestsPerUser),
-            baseURL: { boundBase.value })
+        let accounts = Accounts(store: accountStore, settings: settings)
+        let fairShare = FairShare(perUser: settings.requestsPerUser, queue: settings.waitingRequestsPerUser)
+        let api = SyncAPI(store: store, accounts: accounts, fairShare: fairShare, baseURL: { boundBase.value })
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(APIMiddleware(maximumBodyBytes: settings.maximumBodyBytes, behindProxy: settings.behindProxy))
-        router.get("/") { _, _ in Pages.home }
         router.get("/healthz") { _, _ in "ok\n" }
-        router.get("/invite/:code") { _, _ in Pages.invite }
+        WebApp(store: store, accounts: accounts, fairShare: fairShare).register(on: router)
         // Compact JSON, keys in the order of the document's schema (not sorted: sorting a page of
         // 5,000 documents' keys costs more than reading them from the database).
         try api.registerHandlers(on: router, serverURL: URL(string: "/api/v1")!, configuration: .init(jsonEncodingOptions: []))

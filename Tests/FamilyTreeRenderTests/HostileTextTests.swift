@@ -121,3 +121,27 @@ func expectWellFormedXML(_ text: String, sourceLocation: Testing.SourceLocation 
         }
     }
 }
+
+@Suite struct LinkedAssetsTests {
+    /// A page for a site links the viewer's files instead of carrying them; its data is the same.
+    @Test func aLinkedPageCarriesTheDataAndNoScriptOfItsOwn() throws {
+        let graph = try FamilyGraph(members: [Member(id: "a", firstName: "</script><script>alert(1)</script>")], unions: [])
+        let layout = LayeredLayout().place(graph)
+        let inline = try HTMLRenderer().render(layout, of: graph)
+        let linked = try HTMLRenderer(assets: .linked(styleSheet: "/app/viewer.css", script: "/app/x.js?a=1&b=\"2\"")).render(layout, of: graph)
+        #expect(linked.contains(#"<link rel="stylesheet" href="/app/viewer.css">"#))
+        #expect(linked.contains(#"<script src="/app/x.js?a=1&amp;b=&quot;2&quot;"></script>"#), "the address is escaped for its attribute")
+        #expect(!linked.contains(HTMLRenderer.viewerScript) && !linked.contains("<style>") && !linked.contains("http-equiv"))
+        #expect(inline.contains(HTMLRenderer.viewerScript) && inline.contains("http-equiv=\"Content-Security-Policy\""))
+        // The same data block in both.
+        func data(_ page: String) -> Substring? {
+            guard let start = page.range(of: #"id="family-tree-data">"#), let end = page.range(of: "</script>", range: start.upperBound..<page.endIndex) else { return nil }
+            return page[start.upperBound..<end.lowerBound]
+        }
+        #expect(data(linked) != nil && data(linked) == data(inline))
+        #expect(linked.components(separatedBy: "<script").count - 1 == 2, "the data block and the linked viewer")
+        #expect(!linked.contains("home-link"))
+        let home = try HTMLRenderer(assets: .linked(styleSheet: "/s.css", script: "/v.js", home: .init("← <Trees>", to: "/?a=1&b=2"))).render(layout, of: graph)
+        #expect(home.contains(#"role="toolbar" aria-label="Chart controls">"# + "\n" + #"<a id="home-link" href="/?a=1&amp;b=2">← &lt;Trees&gt;</a>"# + "\n<div id=\"search-box\">"))
+    }
+}

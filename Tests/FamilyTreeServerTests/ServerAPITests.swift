@@ -43,7 +43,8 @@ final class RunningServer: @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.timeoutIntervalForRequest = 60
-        session = URLSession(configuration: configuration)
+        // Redirects are answers to look at, not to follow.
+        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
         self.folder = folder
         self.storePath = storePath
         self.server = server
@@ -102,6 +103,16 @@ final class RunningServer: @unchecked Sendable {
             guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
             return object[name].map { "\($0)" }
         }
+    }
+}
+
+/// Hands every redirect back as the answer.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }
 

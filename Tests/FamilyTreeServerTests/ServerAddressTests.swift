@@ -40,4 +40,35 @@ import TestSupport
         try "{".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: SyncError.self) { try credentials.logins() }
     }
+
+    @Test func signInsToManyServersAtOnceAreAllKept() throws {
+        let folder = try ScratchFolder("credentials")
+        let path = folder.path("home/credentials.json").path
+        // Twenty sign-ins at once, each through its own value (as from twenty terminals).
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            do {
+                try ServerCredentials(path: path).save(.init(user: "u\(index)", token: "ft_\(index)", tokenID: "t\(index)"), for: ServerAddress("https://s\(index).example.org"))
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        let logins = try ServerCredentials(path: path).logins()
+        #expect(logins.count == 20)
+        #expect(logins["https://s7.example.org"]?.token == "ft_7")
+        // And twenty sign-outs at once leave none.
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            _ = try? ServerCredentials(path: path).remove(for: ServerAddress("https://s\(index).example.org"))
+        }
+        #expect(try ServerCredentials(path: path).logins().isEmpty)
+    }
+}
+
+/// Errors collected from several threads.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+    func add(_ failure: String) { lock.withLock { collected.append(failure) } }
+    var all: [String] { lock.withLock { collected } }
 }

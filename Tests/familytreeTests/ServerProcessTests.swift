@@ -172,6 +172,58 @@ import TestSupport
         #expect(final.allSatisfy { $0.version == 1 && !$0.isDeleted }, "every document written once")
     }
 
+    /// The server's pages in Chromium: sign in (a wrong password first), the trees, a tree's chart
+    /// searched, sign out; a relative joins by the invite link in a browser of their own, and the
+    /// same link a second time is refused. At 360 and 1400 px wide; no request leaves the server,
+    /// no policy violation, and a hostile name stays text.
+    @Test(.requiresBrowser) func aFamilyUsesItsTreeInABrowser() throws {
+        let server = try startServer(arguments: ["--admin", "alice"], input: "alice's password\n")
+        #expect(try cli("alice", ["login", server.address, "--user", "alice"], input: "alice's password\n").status == 0)
+        let tree = scratch.path("tree.json").path
+        let hostile = "</script><img src=x onerror=window.pwned=1>"
+        #expect(try cli("alice", ["add", hostile, "--born", "1990-05-01", "--tree", tree]).status == 0)
+        #expect(try cli("alice", ["sync", "push", tree, "--store", server.address, "--new-tree"]).status == 0)
+        let link = try cli("alice", ["sync", "invite", "--store", server.address, "--role", "helper"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(link.hasPrefix(server.address + "/invite/"))
+
+        let screenshots = scratch.path("screenshots")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        let script = Scratch.packageRoot.appendingPathComponent("Tests/Browser/web_app_check.py").path
+        let result = try ChildProcess.run("python3", [script, server.address, "alice", "alice's password", link, "bob", "chloe", "--screenshots", screenshots.path])
+        try #require(result.status == 0, "\(result.stderr.suffix(3_000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        if let keep = ProcessInfo.processInfo.environment["FAMILYTREE_KEEP_SCREENSHOTS"] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: screenshots.path)) ?? [] {
+                try? FileManager.default.removeItem(atPath: keep + "/" + name)
+                try? FileManager.default.copyItem(atPath: screenshots.path + "/" + name, toPath: keep + "/" + name)
+            }
+        }
+        for width in [360, 1400] {
+            #expect(seen["signInShown\(width)"] as? Bool == true)
+            #expect(seen["focusOnHeading\(width)"] as? String == "signin-title", "the focus starts on the page's heading")
+            #expect(seen["trees\(width)"] as? [String] == ["Your tree\nyour own tree"], "\(seen["trees\(width)"] ?? "")")
+            #expect(seen["chartLoaded\(width)"] as? Bool == true)
+            #expect(seen["signedOut\(width)"] as? Bool == true)
+            #expect(seen["backToTrees\(width)"] as? [String] == seen["trees\(width)"] as? [String], "the chart's link leads back to the trees")
+            #expect((seen["overflow\(width)"] as? Int ?? 99) <= 0, "nothing wider than the window")
+        }
+        #expect((seen["wrongPassword"] as? String)?.contains("password") == true, "\(seen["wrongPassword"] ?? "")")
+        #expect(seen["who"] as? String == "alice")
+        #expect(seen["chartPath"] as? String == "/trees/alice")
+        #expect(seen["homeLink"] as? String == "← Trees")
+        #expect((seen["searchResults"] as? [String])?.first?.hasPrefix("Chloé Müller") == true, "\(seen["searchResults"] ?? "")")
+        #expect(seen["cardName"] as? String == "Chloé Müller")
+        #expect(seen["injected"] is NSNull && seen["strayImages"] as? Int == 0, "the hostile name stayed text")
+        #expect(seen["afterSignOutPath"] as? String == "/?next=%2Ftrees%2Falice", "signed out, the chart sends to sign in")
+        #expect(seen["inviteShown"] as? Bool == true)
+        #expect((seen["joinedTrees"] as? [String])?.contains("alice’s tree\nyou can edit it") == true, "\(seen["joinedTrees"] ?? "")")
+        #expect(seen["joinedWho"] as? String == "bob" && seen["joinedPath"] as? String == "/")
+        #expect((seen["reusedInvite"] as? String)?.contains("used") == true, "\(seen["reusedInvite"] ?? "")")
+        #expect(seen["consoleErrors"] as? [String] == [], "\(seen["consoleErrors"] ?? "")")
+        #expect(seen["foreignRequests"] as? [String] == [])
+        #expect((seen["requests"] as? [String] ?? []).contains { $0.hasSuffix("/app/viewer.js") })
+    }
+
     #if PostgreSQL
     /// Two server processes over one PostgreSQL database: a relative invited through one pushes
     /// through it, and the owner pulls the change through the other.

@@ -1,0 +1,191 @@
+#if Server
+import FamilyTree
+import FamilyTreeRender
+import FamilyTreeSync
+internal import Foundation
+import Hummingbird
+
+/// The family's pages in a browser: sign in, accept an invite, the trees the user reaches, and each
+/// tree's chart (the HTML chart's viewer, fed by the server).
+///
+/// Every page is HTML the server writes, with its style sheet and scripts served from `/app/`: the
+/// Content-Security-Policy allows this server's own files and no inline script, and no request to
+/// another host. What users typed (names, notes) reaches a page only as escaped text or as the
+/// chart's script-safe JSON. The pages use the same API and the same checks as every other client;
+/// the chart page reads the tree as the signed-in user, through the store's role checks.
+struct WebApp: Sendable {
+    let store: any SharedTreeStore
+    let accounts: Accounts
+    let fairShare: FairShare
+
+    /// Only this server's own files; no inline script or style, no frame, no other host.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    func register(on router: Router<ServerRequestContext>) {
+        router.get("/") { _, _ in Self.page(title: "familytree", view: "home") }
+        router.get("/invite/:code") { _, _ in Self.page(title: "An invite to a family tree", view: "invite") }
+        router.get("/app/app.css") { _, _ in Self.asset(WebAssets.styleSheet, type: "text/css") }
+        router.get("/app/app.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript") }
+        // The viewer's own style sheet, and the rules for what the server adds to its page.
+        router.get("/app/viewer.css") { _, _ in Self.asset(HTMLRenderer.viewerStyleSheet + "\n" + WebAssets.chartStyleSheet, type: "text/css") }
+        router.get("/app/viewer.js") { _, _ in Self.asset(HTMLRenderer.viewerScript, type: "text/javascript") }
+        router.get("/trees/:tree") { _, context in
+            try await chart(of: context.parameters.get("tree") ?? "")
+        }
+    }
+
+    // MARK: The chart
+
+    /// The tree's chart as the signed-in user sees it; a visitor not signed in is sent to sign in
+    /// first, and comes back here after.
+    func chart(of tree: String) async throws -> Response {
+        guard UserID.isValid(tree) else { return Self.notice(.badRequest, title: "No such tree", text: UserID.rule(tree)) }
+        let caller: Caller
+        do {
+            caller = try await accounts.caller()
+        } catch let failure as APIFailure where failure.status == .unauthorized {
+            var headers = HTTPFields()
+            headers[.location] = "/?next=" + (("/trees/" + tree).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            return Response(status: .seeOther, headers: headers)
+        }
+        let documents: [DocumentKey: String]
+        do {
+            documents = try await fairShare.run(for: caller.user) { try await Self.documents(of: tree, as: caller.user, in: store) }
+        } catch SyncError.accessDenied(let reason) {
+            return Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")
+        }
+        let html = try Self.chartPage(of: documents, tree: tree, today: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+        return Self.html(html)
+    }
+
+    /// Every live document of the tree, read as `user` (the store refuses a user with no role).
+    static func documents(of tree: String, as user: String, in store: any SharedTreeStore) async throws -> [DocumentKey: String] {
+        var documents: [DocumentKey: String] = [:]
+        var after: Int64 = 0
+        while true {
+            let page = try await store.pull(user: user, tree: tree, after: after, limit: 5_000)
+            for document in page {
+                if document.isDeleted { documents[document.key] = nil } else { documents[document.key] = document.body }
+            }
+            guard let last = page.last, page.count == 5_000 else { return documents }
+            after = last.sequence
+        }
+    }
+
+    /// The chart page of the tree the documents make, its assets linked from `/app/`.
+    static func chartPage(of documents: [DocumentKey: String], tree: String, today: Int) throws -> String {
+        let (root, _) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
+        let graph = try FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree")
+        let drawing = try Chart(graph: graph, format: .html, today: today).drawing()
+        guard let layout = drawing.layout else { return "" }
+        let renderer = HTMLRenderer(
+            labeler: drawing.prepared.labeler, title: "\(tree)’s family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))",
+            openOn: drawing.prepared.openOn, today: today,
+            assets: .linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/")))
+        return try renderer.render(layout, of: drawing.prepared.graph)
+    }
+
+    // MARK: Pages
+
+    /// The page shell; `app.js` fills in the view (`home`: sign in or the trees; `invite`: join).
+    static func page(title: String, view: String) -> Response {
+        html("""
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escaped(title))</title>
+            <link rel="stylesheet" href="/app/app.css">
+            </head>
+            <body data-view="\(escaped(view))">
+            <header>
+              <a class="brand" href="/">familytree</a>
+              <div id="account" hidden><span id="who"></span> <button id="signout" class="quiet" type="button">Sign out</button></div>
+            </header>
+            <main>
+              <noscript><p>These pages need JavaScript. The command line works without it: <code>familytree login</code>.</p></noscript>
+              <section id="signin" hidden aria-labelledby="signin-title">
+                <h1 id="signin-title">Sign in to your family's trees</h1>
+                <form id="signin-form">
+                  <label for="signin-user">User id <input id="signin-user" name="user" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="63"></label>
+                  <label for="signin-password">Password <input id="signin-password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>
+                  <button type="submit">Sign in</button>
+                  <p id="signin-message" class="message" role="status" aria-live="polite"></p>
+                </form>
+                <p class="muted">No account? A relative who keeps the tree can send you an invite link.</p>
+              </section>
+              <section id="invite" hidden aria-labelledby="invite-title">
+                <h1 id="invite-title">You are invited to a family tree</h1>
+                <p>Choose a user id and a password (at least 8 characters), or give the ones you already have on this server.</p>
+                <form id="invite-form">
+                  <label for="invite-user">User id <input id="invite-user" name="user" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="63"></label>
+                  <label for="invite-password">Password <input id="invite-password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="1024"></label>
+                  <label for="invite-repeat">The password again <input id="invite-repeat" name="repeat" type="password" autocomplete="new-password" required minlength="8" maxlength="1024"></label>
+                  <button type="submit">Join</button>
+                  <p id="invite-message" class="message" role="status" aria-live="polite"></p>
+                </form>
+                <p class="muted">The invite works once, and only until it expires. From the command line: <code>familytree join</code> with this page's address.</p>
+              </section>
+              <section id="trees" hidden aria-labelledby="trees-title">
+                <h1 id="trees-title">Your family's trees</h1>
+                <p id="trees-message" class="message" role="status" aria-live="polite"></p>
+                <ul id="tree-list" class="trees"></ul>
+              </section>
+            </main>
+            <script src="/app/app.js"></script>
+            </body>
+            </html>
+
+            """)
+    }
+
+    /// A short page saying why there is nothing to show.
+    static func notice(_ status: HTTPResponse.Status, title: String, text: String) -> Response {
+        html("""
+            <!doctype html>
+            <html lang="en">
+            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escaped(title))</title><link rel="stylesheet" href="/app/app.css"></head>
+            <body><header><a class="brand" href="/">familytree</a></header>
+            <main><h1>\(escaped(title))</h1><p>\(escaped(text))</p><p><a href="/">Your family's trees</a></p></main></body>
+            </html>
+
+            """, status: status)
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "\(type); charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `text` for HTML text and quoted attribute values.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+}
+#endif

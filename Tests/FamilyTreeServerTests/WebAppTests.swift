@@ -1,0 +1,87 @@
+#if Server
+import FamilyTree
+import FamilyTreeRemote
+import FamilyTreeSync
+import Foundation
+import Testing
+import TestSupport
+@testable import FamilyTreeServer
+
+/// The server's own pages over HTTP: what each serves, to whom, and under which policy. (The same
+/// pages in a real browser: `WebAppBrowserTests`.)
+@Suite(.serialized, .timeLimit(.minutes(2))) struct WebAppTests {
+    /// A session cookie for `user` (`Cookie` header value).
+    func session(_ server: RunningServer, _ user: String) async throws -> String {
+        let answer = try await server.send("POST", "/api/v1/session", body: #"{"user":"\#(user)","password":"correct horse"}"#)
+        try #require(answer.status == 200, "\(answer.body)")
+        return String(try #require(answer.headers["set-cookie"]).split(separator: ";")[0])
+    }
+
+    /// Inline scripts in `html`: `<script>` elements with neither `src` nor a data type.
+    func inlineScripts(_ html: String) -> Int {
+        html.components(separatedBy: "<script").dropFirst().filter { element in
+            let tag = element.prefix { $0 != ">" }
+            return !tag.contains("src=") && !tag.contains("application/json")
+        }.count
+    }
+
+    @Test func pagesAndTheirFilesAreServedUnderAPolicyWithNoInlineScript() async throws {
+        let server = try await RunningServer()
+        for path in ["/", "/invite/some-code"] {
+            let page = try await server.send("GET", path)
+            #expect(page.status == 200)
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            let policy = try #require(page.headers["content-security-policy"])
+            #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && policy.contains("connect-src 'self'"))
+            #expect(!policy.contains("unsafe-inline") && !policy.contains("http"), "\(policy)")
+            #expect(inlineScripts(page.body) == 0)
+            #expect(page.body.contains(#"<script src="/app/app.js"></script>"#))
+        }
+        #expect(try await server.send("GET", "/").body.contains(#"data-view="home""#))
+        #expect(try await server.send("GET", "/invite/x").body.contains(#"data-view="invite""#))
+        for (path, type, text) in [("/app/app.js", "text/javascript", WebAssets.script), ("/app/app.css", "text/css", WebAssets.styleSheet)] {
+            let file = try await server.send("GET", path)
+            #expect(file.status == 200 && file.headers["content-type"] == "\(type); charset=utf-8" && file.body == text, "\(path)")
+        }
+        #expect(try await server.send("GET", "/app/viewer.js").body.contains("family-tree-data"))
+        #expect(try await server.send("GET", "/app/nothing.js").status == 404)
+    }
+
+    @Test func aTreesChartIsForItsFamilyOnlyAndNamesStayText() async throws {
+        let server = try await RunningServer()
+        let (alice, _) = try await server.user("alice")
+        _ = try await server.user("dave")
+        let hostile = #"</script><img src=x onerror=alert(1)>"#
+        func person(_ id: String, _ first: String, _ last: String, base: Int64 = 0, deleted: Bool = false) -> DocumentWrite {
+            let body = JSONWriter.string(from: .object(["id": .string(id), "firstName": .string(first), "lastName": .string(last)]))
+            return DocumentWrite(key: DocumentKey(.familyTree, id), body: body, isDeleted: deleted, baseVersion: base)
+        }
+        _ = try await alice.push(user: "alice", tree: "alice", [person("m1", "Ann", "Byrne"), person("m2", hostile, "Byrne"), person("m3", "Gone", "Byrne")])
+        _ = try await alice.push(user: "alice", tree: "alice", [person("m3", "Gone", "Byrne", base: 1, deleted: true)])
+
+        // Not signed in: sent to sign in, and back here after.
+        let anonymous = try await server.send("GET", "/trees/alice")
+        #expect(anonymous.status == 303)
+        #expect(anonymous.headers["location"] == "/?next=%2Ftrees%2Falice")
+        #expect(!anonymous.body.contains("Ann"))
+
+        let chart = try await server.send("GET", "/trees/alice", headers: ["Cookie": try await session(server, "alice")])
+        #expect(chart.status == 200)
+        #expect(chart.headers["content-security-policy"] == WebApp.contentSecurityPolicy)
+        #expect(chart.body.contains("Ann Byrne") && chart.body.contains(#"id="family-tree-data""#))
+        #expect(!chart.body.contains("Gone Byrne"), "a deleted member is not drawn")
+        #expect(chart.body.contains(#"<script src="/app/viewer.js"></script>"#) && inlineScripts(chart.body) == 0)
+        #expect(chart.body.contains(#"<link rel="stylesheet" href="/app/viewer.css">"#))
+        #expect(!chart.body.contains(hostile) && !chart.body.contains("<img src=x"), "the hostile name is escaped")
+        #expect(chart.body.contains(#"\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e"#))
+
+        // Someone with no role in the tree learns nothing of it.
+        let stranger = try await server.send("GET", "/trees/alice", headers: ["Cookie": try await session(server, "dave")])
+        #expect(stranger.status == 403)
+        #expect(!stranger.body.contains("Ann") && !stranger.body.contains("family-tree-data"))
+        // A tree id is a user id.
+        let hostilePath = try await server.send("GET", "/trees/%3Cscript%3E", headers: ["Cookie": try await session(server, "alice")])
+        #expect(hostilePath.status == 400 && !hostilePath.body.contains("<script>"))
+    }
+}
+#endif

@@ -1,5 +1,6 @@
 #if Server
 import FamilyTree
+import FamilyTreeCalendar
 import FamilyTreeRender
 import FamilyTreeSync
 internal import Foundation
@@ -34,6 +35,46 @@ struct WebApp: Sendable {
         router.get("/trees/:tree") { _, context in
             try await chart(of: context.parameters.get("tree") ?? "")
         }
+        router.get("/trees/:tree/birthdays") { request, context in
+            try await birthdays(of: context.parameters.get("tree") ?? "", sort: request.uri.queryParameters["sort"].map(String.init),
+                                soonOnly: request.uri.queryParameters["within"] != nil)
+        }
+    }
+
+    /// Today as a day number (days since 1970-01-01, UTC): the pages' ages and countdowns.
+    static var today: Int { Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)) }
+
+    /// The tree's graph as `caller` reaches it, or the page to answer instead: sign in first (303
+    /// back here after), or a refusal.
+    func graph(of tree: String, returningTo path: String) async throws -> Result<(FamilyGraph, Caller), PageAnswer> {
+        guard UserID.isValid(tree) else { return .failure(PageAnswer(Self.notice(.badRequest, title: "No such tree", text: UserID.rule(tree)))) }
+        let caller: Caller
+        do {
+            caller = try await accounts.caller()
+        } catch let failure as APIFailure where failure.status == .unauthorized {
+            var headers = HTTPFields()
+            headers[.location] = "/?next=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            return .failure(PageAnswer(Response(status: .seeOther, headers: headers)))
+        }
+        let documents: [DocumentKey: String]
+        do {
+            documents = try await fairShare.run(for: caller.user) { try await Self.documents(of: tree, as: caller.user, in: store) }
+        } catch SyncError.accessDenied(let reason) {
+            return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")))
+        }
+        return .success((try Self.graph(of: documents, tree: tree), caller))
+    }
+
+    /// A page to answer with instead of the one asked for.
+    struct PageAnswer: Error {
+        let response: Response
+        init(_ response: Response) { self.response = response }
+    }
+
+    /// The members (removed ones left out) the documents make.
+    static func graph(of documents: [DocumentKey: String], tree: String) throws -> FamilyGraph {
+        let (root, _) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
+        return try FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree")
     }
 
     // MARK: The chart
@@ -41,23 +82,10 @@ struct WebApp: Sendable {
     /// The tree's chart as the signed-in user sees it; a visitor not signed in is sent to sign in
     /// first, and comes back here after.
     func chart(of tree: String) async throws -> Response {
-        guard UserID.isValid(tree) else { return Self.notice(.badRequest, title: "No such tree", text: UserID.rule(tree)) }
-        let caller: Caller
-        do {
-            caller = try await accounts.caller()
-        } catch let failure as APIFailure where failure.status == .unauthorized {
-            var headers = HTTPFields()
-            headers[.location] = "/?next=" + (("/trees/" + tree).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-            return Response(status: .seeOther, headers: headers)
+        switch try await graph(of: tree, returningTo: "/trees/\(tree)") {
+        case .failure(let answer): return answer.response
+        case .success(let (graph, _)): return Self.html(try Self.chartPage(of: graph, tree: tree, today: Self.today))
         }
-        let documents: [DocumentKey: String]
-        do {
-            documents = try await fairShare.run(for: caller.user) { try await Self.documents(of: tree, as: caller.user, in: store) }
-        } catch SyncError.accessDenied(let reason) {
-            return Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")
-        }
-        let html = try Self.chartPage(of: documents, tree: tree, today: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
-        return Self.html(html)
     }
 
     /// Every live document of the tree, read as `user` (the store refuses a user with no role).
@@ -74,10 +102,8 @@ struct WebApp: Sendable {
         }
     }
 
-    /// The chart page of the tree the documents make, its assets linked from `/app/`.
-    static func chartPage(of documents: [DocumentKey: String], tree: String, today: Int) throws -> String {
-        let (root, _) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
-        let graph = try FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree")
+    /// The chart page of `graph`, its assets linked from `/app/`.
+    static func chartPage(of graph: FamilyGraph, tree: String, today: Int) throws -> String {
         let drawing = try Chart(graph: graph, format: .html, today: today).drawing()
         guard let layout = drawing.layout else { return "" }
         let renderer = HTMLRenderer(
@@ -85,6 +111,76 @@ struct WebApp: Sendable {
             openOn: drawing.prepared.openOn, today: today,
             assets: .linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/")))
         return try renderer.render(layout, of: drawing.prepared.graph)
+    }
+
+    // MARK: Birthdays
+
+    /// The sorts offered, in the order shown, with their words.
+    static let sorts: [(BirthdaySort, String)] = [(.next, "Soonest"), (.name, "Name"), (.age, "Oldest first"), (.birthday, "Calendar")]
+
+    /// Everyone's birthdays in the tree (seed 000's list): age, birthday, the time until the next
+    /// one, in one of four orders, those within 30 days marked; or only those.
+    func birthdays(of tree: String, sort: String?, soonOnly: Bool) async throws -> Response {
+        guard let order = sort.map({ BirthdaySort(rawValue: $0) }) ?? .next else {
+            return Self.notice(.badRequest, title: "No such order", text: "sort is one of \(BirthdaySort.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        switch try await graph(of: tree, returningTo: "/trees/\(tree)/birthdays") {
+        case .failure(let answer): return answer.response
+        case .success(let (graph, _)): return Self.html(Self.birthdaysPage(of: graph, tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
+        }
+    }
+
+    static func birthdaysPage(of graph: FamilyGraph, tree: String, order: BirthdaySort, soonOnly: Bool, today: Int) -> String {
+        var list = BirthdayList(graph: graph, today: today).sorted(by: order)
+        if soonOnly { list = list.within(days: BirthdayListFormat.soonDays) }
+        let base = "/trees/\(tree)/birthdays"
+        func address(_ order: BirthdaySort, soonOnly: Bool) -> String { "\(base)?sort=\(order.rawValue)\(soonOnly ? "&within=30" : "")" }
+        var sortLinks = ""
+        for (candidate, words) in sorts {
+            let current = candidate == order ? #" aria-current="true""# : ""
+            sortLinks += #"<a class="chip" href="\#(escaped(address(candidate, soonOnly: soonOnly)))"\#(current)>\#(escaped(words))</a> "#
+        }
+        let filter = soonOnly
+            ? #"<a class="chip" href="\#(escaped(address(order, soonOnly: false)))">Everyone</a>"#
+            : #"<a class="chip" href="\#(escaped(address(order, soonOnly: true)))">Within 30 days</a>"#
+        var rows = ""
+        for entry in list.entries {
+            let soon = entry.countdown.days <= BirthdayListFormat.soonDays
+            let age = entry.age.map { entry.isDeceased ? "†\($0)" : $0.description } ?? (entry.isDeceased ? "†" : "")
+            let next = soon ? #"<strong class="soon">\#(escaped(entry.countdown.description))<span class="visually-hidden"> (within 30 days)</span></strong>"#
+                : escaped(entry.countdown.description)
+            let turning = entry.turning.map { "turns \($0)" } ?? ""
+            rows += """
+                <tr><th scope="row"><a href="/trees/\(escaped(tree))#\(escaped(entry.memberID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))">\(escaped(entry.name))</a></th>\
+                <td>\(next)</td><td>\(escaped(age))</td><td class="day">\(escaped(entry.birthday.displayText))</td><td class="turns">\(escaped(turning))</td></tr>
+
+                """
+        }
+        let count = list.entries.count
+        let summary = count == 0
+            ? (soonOnly ? "No birthday within 30 days." : "No one in this tree has a birthday with a month and a day yet.")
+            : "\(count) \(count == 1 ? "birthday" : "birthdays")\(soonOnly ? " within 30 days" : "")."
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Birthdays in \(escaped(tree))’s tree</title><link rel="stylesheet" href="/app/app.css"></head>
+            <body class="wide">
+            <header><a class="brand" href="/">familytree</a><nav aria-label="This tree"><a href="/">← Trees</a> <a href="/trees/\(escaped(tree))">Chart</a></nav></header>
+            <main>
+            <h1>Birthdays in \(escaped(tree))’s tree</h1>
+            <nav class="chips" aria-label="Order">\(sortLinks)</nav>
+            <nav class="chips" aria-label="Which">\(filter)</nav>
+            <p id="summary" role="status">\(escaped(summary))</p>
+            <div class="table-scroll"><table id="birthdays">
+            <thead><tr><th scope="col">Name</th><th scope="col">Next</th><th scope="col">Age</th><th scope="col">Birthday</th><th scope="col" class="turns"><span class="visually-hidden">Turns</span></th></tr></thead>
+            <tbody>
+            \(rows)</tbody></table></div>
+            </main>
+            </body>
+            </html>
+
+            """
     }
 
     // MARK: Pages
@@ -171,21 +267,7 @@ struct WebApp: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// `text` for HTML text and quoted attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
+    /// `text` for HTML text and quoted attribute values (as the charts escape it).
+    static func escaped(_ text: String) -> String { SafeText.xmlEscaped(text) }
 }
 #endif

@@ -34,6 +34,29 @@ enum WebAssets {
     ul.trees a:hover { border-color: var(--accent); }
     ul.trees .role { display: block; color: var(--muted); font-size: .9rem; }
     [hidden] { display: none !important; }
+    header nav { display: flex; gap: 1rem; }
+    body.wide main { max-width: 60rem; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    nav.chips { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0 0 .75rem; }
+    a.chip { display: inline-flex; align-items: center; min-height: 2.75rem; padding: .4rem .9rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; color: var(--fg); }
+    a.chip[aria-current="true"] { border-color: var(--accent); background: var(--accent); color: var(--bg); }
+    .table-scroll { overflow-x: auto; position: relative; }
+    table { border-collapse: collapse; width: 100%; }
+    th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+    thead th { color: var(--muted); font-weight: 500; font-size: .9rem; }
+    tbody th { font-weight: 500; }
+    .soon { color: var(--error); }
+    ul.trees li { display: grid; gap: .25rem; }
+    ul.trees a.more { justify-self: start; display: inline-flex; align-items: center; min-height: 2.75rem; padding: 0 .25rem; border: 0; color: var(--accent); text-decoration: underline; }
+    td { white-space: nowrap; }
+    tbody th { overflow-wrap: anywhere; }
+    /* A phone: the table fits without scrolling sideways (the age to come is a wider screen's extra). */
+    @media (max-width: 30rem) {
+      main { padding: .75rem; }
+      th, td { padding: .5rem .3rem; font-size: .95rem; }
+      .turns { display: none; }
+      td.day { white-space: normal; }
+    }
     """#
 
     /// The pages' script.
@@ -109,12 +132,19 @@ enum WebAssets {
         say(status, answer.data.length === 0 ? "No tree yet: ask a relative for an invite, or push one with familytree sync push." : "");
         for (const membership of answer.data) {
           const item = document.createElement("li"), link = document.createElement("a"), role = document.createElement("span");
-          link.href = "/trees/" + encodeURIComponent(membership.tree);
+          const tree = "/trees/" + encodeURIComponent(membership.tree);
+          link.href = tree;
+          link.className = "tree";
           link.textContent = membership.tree === membership.user ? "Your tree" : membership.tree + "’s tree";
           role.className = "role";
           role.textContent = roleWords[membership.role] || membership.role;
           link.append(role);
-          item.append(link);
+          const birthdays = document.createElement("a");
+          birthdays.href = tree + "/birthdays";
+          birthdays.className = "more";
+          birthdays.textContent = "Birthdays";
+          birthdays.setAttribute("aria-label", "Birthdays in " + link.firstChild.textContent.replace(/^Your tree$/, "your tree"));
+          item.append(link, birthdays);
           list.append(item);
         }
       }
@@ -122,7 +152,7 @@ enum WebAssets {
       /// Where to go after signing in: a tree page the server sent the user from, else the list.
       function afterSignIn() {
         const next = new URLSearchParams(location.search).get("next");
-        if (next && /^\/trees\/[^/?#]+$/.test(next)) { location.assign(next); return; }
+        if (next && /^\/trees\/[^/?#]+(\/birthdays)?$/.test(next)) { location.assign(next); return; }
         showTrees();
       }
 

@@ -5,14 +5,9 @@ browser really uses (DejaVu Sans on Debian), not in the estimate the boxes were 
 
     svg_text_fit.py A.svg [B.svg ...]"""
 import json, sys
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800"]:
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium.start(1200, 800, logs=False)
 results = {}
 try:
     for path in sys.argv[1:]:

@@ -6,9 +6,8 @@ Selenium) and prints what it saw as JSON, for the Swift test to judge.
 
 Every check runs on the page as a person would use it: typing in the search box, pressing keys,
 the mouse wheel at a point, clicking a link in the card, the browser's back button."""
-import argparse, json, sys, time
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import argparse, json, sys
+import chromium
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
@@ -23,23 +22,12 @@ parser.add_argument("--screenshot", default="")
 parser.add_argument("--walk-down", type=int, default=0, help="after the search, Alt+Down this many times")
 arguments = parser.parse_args()
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800"]:
-    options.add_argument(flag)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium.start(1200, 800)
 url = "file://" + arguments.page
 seen = {}
 
 def wait_for(script, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
+    return chromium.wait_for(driver, script, timeout)
 
 def viewer(expression):
     return driver.execute_script("return window.familyTreeViewer." + expression)

@@ -7,10 +7,9 @@ JSON for the Swift test to judge.
 Signs in as USER, lists the trees, opens the first, searches it for SEARCH, signs out; then, in a
 fresh browser, accepts INVITE_LINK as NEW_USER. Every request the pages make is recorded (none may
 leave SERVER), and so are console errors (a Content-Security-Policy violation is one)."""
-import argparse, json, os, time
+import argparse, json, os
 from urllib.parse import urlparse
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -24,22 +23,11 @@ seen = {"requests": [], "consoleErrors": []}
 
 
 def browser(width):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},900"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return chromium.start(width, 900)
 
 
 def wait_for(driver, script, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
+    return chromium.wait_for(driver, script, timeout)
 
 
 def visible(driver, id):
@@ -69,8 +57,8 @@ def sign_in(driver, user, password):
 
 
 def tree_links(driver):
-    wait_for(driver, "return document.querySelectorAll('#tree-list a').length > 0")
-    return [link.text for link in driver.find_elements(By.CSS_SELECTOR, "#tree-list a")]
+    wait_for(driver, "return document.querySelectorAll('#tree-list a.tree').length > 0")
+    return [link.text for link in driver.find_elements(By.CSS_SELECTOR, "#tree-list a.tree")]
 
 
 for width in [360, 1400]:
@@ -92,7 +80,22 @@ for width in [360, 1400]:
         # The page at 360 px scrolls no wider than the window.
         seen[f"overflow{width}"] = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
 
-        driver.find_element(By.CSS_SELECTOR, "#tree-list a").click()
+        # The tree's birthdays, soonest first, then by name; back to the list by its link.
+        driver.find_element(By.CSS_SELECTOR, "#tree-list a.more").click()
+        wait_for(driver, "return document.getElementById('birthdays')")
+        rows = lambda: [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#birthdays tbody tr")]
+        seen[f"birthdays{width}"] = rows()
+        seen["soonMarked"] = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#birthdays .soon")]
+        seen[f"birthdaysOverflow{width}"] = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        screenshot(driver, f"birthdays-{width}.png")
+        driver.find_element(By.LINK_TEXT, "Name").click()
+        wait_for(driver, "return location.search.includes('sort=name')")
+        seen["birthdaysByName"] = rows()
+        record(driver)
+        driver.find_element(By.LINK_TEXT, "← Trees").click()
+        tree_links(driver)
+
+        driver.find_element(By.CSS_SELECTOR, "#tree-list a.tree").click()
         seen[f"chartLoaded{width}"] = bool(wait_for(driver, "return window.familyTreeViewer && window.familyTreeViewer.firstFrameAt !== null"))
         seen["chartPath"] = driver.execute_script("return location.pathname")
         search = driver.find_element(By.ID, "search")

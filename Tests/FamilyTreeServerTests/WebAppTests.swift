@@ -83,5 +83,54 @@ import TestSupport
         let hostilePath = try await server.send("GET", "/trees/%3Cscript%3E", headers: ["Cookie": try await session(server, "alice")])
         #expect(hostilePath.status == 400 && !hostilePath.body.contains("<script>"))
     }
+    @Test func birthdaysComeInFourOrdersWithTheNextMonthMarked() throws {
+        func person(_ id: String, _ first: String, born: String, died: String? = nil, nickname: String? = nil) -> (DocumentKey, String) {
+            var fields: [String: JSONValue] = ["id": .string(id), "firstName": .string(first), "lastName": .string("Byrne"), "birthday": .string(born)]
+            if let died { fields["deathDate"] = .string(died) }
+            if let nickname { fields["nickname"] = .string(nickname) }
+            return (DocumentKey(.familyTree, id), JSONWriter.string(from: .object(fields)))
+        }
+        let documents = Dictionary(uniqueKeysWithValues: [
+            person("a", "Ann", born: "1950-12-01"), person("b", "Ben", born: "1990-01-15", nickname: "</td><script>alert(1)</script>"),
+            person("c", "Cy", born: "--11-30"), person("d", "Dan", born: "1900-11-27", died: "1980-01-01"), person("e", "Eve", born: "2000-06-01"),
+        ])
+        let graph = try WebApp.graph(of: documents, tree: "alice")
+        let today = CalendarDate.dayNumber(year: 2026, month: 11, day: 26)
+        func names(_ page: String) -> [String] {
+            page.components(separatedBy: "<tr><th scope=\"row\">").dropFirst().map { row in
+                String(row.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+            }
+        }
+        let soonest = WebApp.birthdaysPage(of: graph, tree: "alice", order: .next, soonOnly: false, today: today)
+        #expect(names(soonest) == ["Cy Byrne", "Ann Byrne", "&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;", "Eve Byrne"], "the dead left out")
+        #expect(soonest.components(separatedBy: #"class="soon""#).count - 1 == 2, "Cy in 4 days and Ann in 5 are marked")
+        #expect(soonest.contains("4 days<span class=\"visually-hidden\"> (within 30 days)</span>"), "marked in words, not in colour only")
+        #expect(!soonest.contains("<script>alert"))
+        #expect(soonest.contains(#"<a class="chip" href="/trees/alice/birthdays?sort=next" aria-current="true">Soonest</a>"#))
+        #expect(soonest.contains(#"href="/trees/alice#c">Cy Byrne</a>"#), "a name opens the chart on the person")
+        #expect(names(WebApp.birthdaysPage(of: graph, tree: "alice", order: .name, soonOnly: false, today: today)).first?.hasPrefix("&lt;") == true)
+        #expect(names(WebApp.birthdaysPage(of: graph, tree: "alice", order: .age, soonOnly: false, today: today)) == [
+            "Ann Byrne", "&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;", "Eve Byrne", "Cy Byrne"], "oldest first, no year last")
+        #expect(names(WebApp.birthdaysPage(of: graph, tree: "alice", order: .birthday, soonOnly: false, today: today)).first?.hasPrefix("&lt;") == true, "January first")
+        let soonOnly = WebApp.birthdaysPage(of: graph, tree: "alice", order: .next, soonOnly: true, today: today)
+        #expect(names(soonOnly) == ["Cy Byrne", "Ann Byrne"] && soonOnly.contains("2 birthdays within 30 days."))
+        #expect(soonOnly.contains("sort=age&amp;within=30"), "the orders keep the filter")
+    }
+
+    @Test func theBirthdaysPageIsForTheFamilyOnly() async throws {
+        let server = try await RunningServer()
+        let (alice, _) = try await server.user("alice")
+        _ = try await server.user("dave")
+        _ = try await alice.push(user: "alice", tree: "alice", [memberWrite("m1", name: "Ann")])
+        let anonymous = try await server.send("GET", "/trees/alice/birthdays")
+        #expect(anonymous.status == 303 && anonymous.headers["location"] == "/?next=%2Ftrees%2Falice%2Fbirthdays")
+        let page = try await server.send("GET", "/trees/alice/birthdays", headers: ["Cookie": try await session(server, "alice")])
+        #expect(page.status == 200 && page.headers["content-security-policy"] == WebApp.contentSecurityPolicy)
+        #expect(page.body.contains("No one in this tree has a birthday with a month and a day yet."))
+        let badOrder = try await server.send("GET", "/trees/alice/birthdays?sort=%3Cx%3E", headers: ["Cookie": try await session(server, "alice")])
+        #expect(badOrder.status == 400 && badOrder.body.contains("sort is one of name, age, birthday, next") && !badOrder.body.contains("<x>"))
+        let stranger = try await server.send("GET", "/trees/alice/birthdays", headers: ["Cookie": try await session(server, "dave")])
+        #expect(stranger.status == 403)
+    }
 }
 #endif

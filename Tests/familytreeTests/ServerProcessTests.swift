@@ -182,6 +182,12 @@ import TestSupport
         let tree = scratch.path("tree.json").path
         let hostile = "</script><img src=x onerror=window.pwned=1>"
         #expect(try cli("alice", ["add", hostile, "--born", "1990-05-01", "--tree", tree]).status == 0)
+        // A birthday three days from now (UTC, as the server counts), whatever the day the test runs.
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let soon = utc.dateComponents([.month, .day], from: Date().addingTimeInterval(3 * 86_400))
+        let soonBorn = String(format: "2001-%02d-%02d", soon.month!, soon.day!)
+        #expect(try cli("alice", ["add", "Soon Byrne", "--born", soonBorn, "--tree", tree]).status == 0)
         #expect(try cli("alice", ["sync", "push", tree, "--store", server.address, "--new-tree"]).status == 0)
         let link = try cli("alice", ["sync", "invite", "--store", server.address, "--role", "helper"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(link.hasPrefix(server.address + "/invite/"))
@@ -206,9 +212,16 @@ import TestSupport
             #expect(seen["signedOut\(width)"] as? Bool == true)
             #expect(seen["backToTrees\(width)"] as? [String] == seen["trees\(width)"] as? [String], "the chart's link leads back to the trees")
             #expect((seen["overflow\(width)"] as? Int ?? 99) <= 0, "nothing wider than the window")
+            #expect((seen["birthdaysOverflow\(width)"] as? Int ?? 99) <= 0, "the birthday table scrolls in its box, not the page")
+            let birthdays = seen["birthdays\(width)"] as? [String] ?? []
+            #expect(birthdays.contains { $0.hasPrefix("Soon Byrne ") && $0.contains(" 3 days") }, "\(birthdays.prefix(4))")
+            #expect(birthdays.contains { $0.hasPrefix("Coco ") && $0.contains(" 42 Feb 29,") }, "a nickname, the age, the day as recorded")
+            #expect(!birthdays.contains { $0.contains("Heinrich") }, "the dead are remembered elsewhere, not counted down")
         }
         #expect((seen["wrongPassword"] as? String)?.contains("password") == true, "\(seen["wrongPassword"] ?? "")")
         #expect(seen["who"] as? String == "alice")
+        #expect((seen["soonMarked"] as? [String])?.contains { $0.hasPrefix("3 days") } == true, "marked as soon: \(seen["soonMarked"] ?? "")")
+        #expect((seen["birthdaysByName"] as? [String])?.first?.hasPrefix(hostile) == true, "the hostile name is a name: \(seen["birthdaysByName"] ?? "")")
         #expect(seen["chartPath"] as? String == "/trees/alice")
         #expect(seen["homeLink"] as? String == "← Trees")
         #expect((seen["searchResults"] as? [String])?.first?.hasPrefix("Chloé Müller") == true, "\(seen["searchResults"] ?? "")")

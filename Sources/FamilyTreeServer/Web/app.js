@@ -69,12 +69,19 @@
     say(status, answer.data.length === 0 ? "No tree yet: ask a relative for an invite, or push one with familytree sync push." : "");
     for (const membership of answer.data) {
       const item = document.createElement("li"), link = document.createElement("a"), role = document.createElement("span");
-      link.href = "/trees/" + encodeURIComponent(membership.tree);
+      const tree = "/trees/" + encodeURIComponent(membership.tree);
+      link.href = tree;
+      link.className = "tree";
       link.textContent = membership.tree === membership.user ? "Your tree" : membership.tree + "’s tree";
       role.className = "role";
       role.textContent = roleWords[membership.role] || membership.role;
       link.append(role);
-      item.append(link);
+      const birthdays = document.createElement("a");
+      birthdays.href = tree + "/birthdays";
+      birthdays.className = "more";
+      birthdays.textContent = "Birthdays";
+      birthdays.setAttribute("aria-label", "Birthdays in " + link.firstChild.textContent.replace(/^Your tree$/, "your tree"));
+      item.append(link, birthdays);
       list.append(item);
     }
   }
@@ -82,7 +89,7 @@
   /// Where to go after signing in: a tree page the server sent the user from, else the list.
   function afterSignIn() {
     const next = new URLSearchParams(location.search).get("next");
-    if (next && /^\/trees\/[^/?#]+$/.test(next)) { location.assign(next); return; }
+    if (next && /^\/trees\/[^/?#]+(\/birthdays)?$/.test(next)) { location.assign(next); return; }
     showTrees();
   }
 

@@ -107,7 +107,9 @@ import FamilyTreePostgres
 struct PostgresSyncProcessTests {
     @Test func aServerStoppedMidPushIsResumedToExactlyTheLocalDocuments() async throws {
         // A server of its own: stopping the shared one would cut every other test's connection.
-        let started = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_PG_PORT=56100", "bash", Scratch.packageRoot.appendingPathComponent("scripts/postgres-start").path])
+        // Its port is below Linux's ephemeral range (32768 and up): a port there can be free of
+        // listeners and still taken by some connection's own end (CI, 2026-11-26).
+        let started = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["FAMILYTREE_PG_PORT=25100", "bash", Scratch.packageRoot.appendingPathComponent("scripts/postgres-start").path])
         try #require(started.status == 0, "\(started.stderr)")
         var exported: [String: String] = [:]
         for line in started.stdout.split(separator: "\n") where line.hasPrefix("export ") {

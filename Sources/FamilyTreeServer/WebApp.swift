@@ -44,9 +44,9 @@ struct WebApp: Sendable {
     /// Today as a day number (days since 1970-01-01, UTC): the pages' ages and countdowns.
     static var today: Int { Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)) }
 
-    /// The tree's graph as `caller` reaches it, or the page to answer instead: sign in first (303
-    /// back here after), or a refusal.
-    func graph(of tree: String, returningTo path: String) async throws -> Result<(FamilyGraph, Caller), PageAnswer> {
+    /// The tree's graph as the signed-in user reaches it, or the page to answer instead: sign in
+    /// first (303 back here after), or a refusal.
+    func graph(of tree: String, returningTo path: String) async throws -> Result<FamilyGraph, PageAnswer> {
         guard UserID.isValid(tree) else { return .failure(PageAnswer(Self.notice(.badRequest, title: "No such tree", text: UserID.rule(tree)))) }
         let caller: Caller
         do {
@@ -62,7 +62,7 @@ struct WebApp: Sendable {
         } catch SyncError.accessDenied(let reason) {
             return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")))
         }
-        return .success((try Self.graph(of: documents, tree: tree), caller))
+        return .success(try Self.graph(of: documents, tree: tree))
     }
 
     /// A page to answer with instead of the one asked for.
@@ -84,7 +84,7 @@ struct WebApp: Sendable {
     func chart(of tree: String) async throws -> Response {
         switch try await graph(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
-        case .success(let (graph, _)): return Self.html(try Self.chartPage(of: graph, tree: tree, today: Self.today))
+        case .success(let graph): return Self.html(try Self.chartPage(of: graph, tree: tree, today: Self.today))
         }
     }
 
@@ -126,7 +126,7 @@ struct WebApp: Sendable {
         }
         switch try await graph(of: tree, returningTo: "/trees/\(tree)/birthdays") {
         case .failure(let answer): return answer.response
-        case .success(let (graph, _)): return Self.html(Self.birthdaysPage(of: graph, tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
+        case .success(let graph): return Self.html(Self.birthdaysPage(of: graph, tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
         }
     }
 

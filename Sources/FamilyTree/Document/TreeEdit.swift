@@ -31,6 +31,8 @@ public enum TreeEdit: Sendable, Hashable {
     case removeChild(Member.ID, union: Union.ID)
     /// Deletes a union record; its partners and children stay in the tree.
     case deleteUnion(Union.ID)
+    /// Deletes a cross-bloodline connection record; the child and the parent stay in the tree.
+    case unlink(CrossBloodlineConnection.ID)
 }
 
 /// A member's fields as tree.json names them.
@@ -243,6 +245,12 @@ extension TreeEdit {
 
         case .deleteUnion(let id):
             tree.remove(try union(id), from: "unions")
+
+        case .unlink(let id):
+            guard let position = tree.index(ofRecord: id, in: "crossBloodlineConnections") else {
+                throw .invalidTree(file: file, [TreeProblem(.unknownReference, "no cross-bloodline connection has the id \"\(id)\"", ids: [id])])
+            }
+            tree.remove(position, from: "crossBloodlineConnections")
         }
     }
 
@@ -253,7 +261,7 @@ extension TreeEdit {
         switch self {
         case .addMember(_, let parents, let union, _): !parents.isEmpty || union != nil
         case .marry, .divorce, .deleteMember: true
-        case .editMember, .addChild, .link, .setRemoved, .replaceFields, .addUnion, .editUnion, .removeChild, .deleteUnion: false
+        case .editMember, .addChild, .link, .setRemoved, .replaceFields, .addUnion, .editUnion, .removeChild, .deleteUnion, .unlink: false
         }
     }
 }

@@ -1,0 +1,80 @@
+import FamilyTree
+import Foundation
+import Testing
+@testable import FamilyTreeSync
+
+/// Typed edits saved straight into a shared store by writers at once, each from what it read.
+@Suite struct SharedTreeEditorTests {
+    /// Alice's tree with a couple, shared with bob as helper.
+    func store() async throws -> SQLiteDocumentStore {
+        let store = try SQLiteDocumentStore(path: Scratch.temporaryPath("editor.sqlite"))
+        var file = TreeFile.empty()
+        try file.apply(.addMember(Member(id: "ann", firstName: "Ann")), .addMember(Member(id: "ben", firstName: "Ben")), .marry("ann", "ben", union: "u1"))
+        let writes = try TreeMirror.documents(of: file.root).map { DocumentWrite(key: $0.key, body: $0.value, baseVersion: 0) }
+        _ = try await store.push(user: "alice", tree: "alice", writes)
+        try await store.share(tree: "alice", as: "alice", with: "bob", role: .helper)
+        return store
+    }
+
+    @Test func writersAddingChildrenToOneCoupleAtOnceEachKeepTheirs() async throws {
+        let store = try await store()
+        // Each writer with its own snapshot, all starting from the same read: every one but the
+        // first finds the union changed and makes its edit again from the newer tree.
+        var start = TreeSnapshot()
+        try await start.update(from: store, user: "bob", tree: "alice")
+        let attempts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for number in 0..<12 {
+                group.addTask { [start] in
+                    var snapshot = start
+                    let result = try await SharedTreeEditor.apply(to: "alice", as: number.isMultiple(of: 2) ? "bob" : "alice", in: store, snapshot: &snapshot, attempts: 30) { file in
+                        // A try that met another writer may have written the child but not the union.
+                        guard file.graph.member("kid\(number)") != nil else {
+                            return [.addMember(Member(id: "kid\(number)", firstName: "Kid \(number)"), parents: ["ann", "ben"])]
+                        }
+                        return [.addChild("kid\(number)", union: "u1")]
+                    }
+                    #expect(result.changed.contains(DocumentKey(.unions, "u1")), "the last try wrote the union")
+                    #expect(result.after.graph.unions.first { $0.id == "u1" }?.children.contains { $0.member == "kid\(number)" } == true)
+                    return result.attempts
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(attempts.contains { $0 > 1 }, "writers met: \(attempts)")
+        var end = TreeSnapshot()
+        try await end.update(from: store, user: "alice", tree: "alice")
+        let graph = try FamilyGraph(document: TreeDocument(jsonValue: TreeMirror.tree(from: end.bodies)))
+        let union = try #require(graph.unions.first { $0.id == "u1" })
+        #expect(Set(union.children.map(\.member)) == Set((0..<12).map { "kid\($0)" }))
+        #expect(graph.unions.count == 1, "no second union for the same couple")
+    }
+
+    @Test func anEditThatChangesNothingWritesNothingAndARefusalWritesNothing() async throws {
+        let store = try await store()
+        var snapshot = TreeSnapshot()
+        let unchanged = try await SharedTreeEditor.apply(to: "alice", as: "bob", in: store, snapshot: &snapshot) { _ in
+            [.editMember("ann", MemberChanges(firstName: "Ann"))]
+        }
+        #expect(unchanged.changed.isEmpty)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            _ = try await SharedTreeEditor.apply(to: "alice", as: "bob", in: store, snapshot: &snapshot) { _ in throw Refused() }
+        }
+        await #expect(throws: FamilyTreeError.self) {
+            _ = try await SharedTreeEditor.apply(to: "alice", as: "bob", in: store, snapshot: &snapshot) { _ in [.marry("ann", "nobody")] }
+        }
+        // A helper may not delete: the store refuses the tombstone an unlink would write.
+        _ = try await SharedTreeEditor.apply(to: "alice", as: "bob", in: store, snapshot: &snapshot) { _ in
+            [.link(CrossBloodlineConnection(id: "c1", fromChild: "ann", toNewParent: "ben"))]
+        }
+        await #expect(throws: SyncError.self) {
+            _ = try await SharedTreeEditor.apply(to: "alice", as: "bob", in: store, snapshot: &snapshot) { _ in [.unlink("c1")] }
+        }
+        let owner = try await SharedTreeEditor.apply(to: "alice", as: "alice", in: store, snapshot: &snapshot) { _ in [.unlink("c1")] }
+        #expect(owner.changed == [DocumentKey(.crossBloodlineConnections, "c1")])
+        #expect(owner.after.graph.crossBloodlineConnections.isEmpty)
+        // Someone with no role reads nothing and writes nothing.
+        var stranger = TreeSnapshot()
+        await #expect(throws: SyncError.self) { try await stranger.update(from: store, user: "dave", tree: "alice") }
+    }
+}

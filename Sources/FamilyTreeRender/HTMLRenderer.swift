@@ -30,8 +30,13 @@ public struct HTMLRenderer: Sendable {
         /// `viewerScript` served there); the site sends the page's Content-Security-Policy, which
         /// can then allow no inline script at all. `home`, if any, is a link at the start of the
         /// toolbar (`#home-link`, styled by the site), back to the site's own pages.
-        case linked(styleSheet: String, script: String, home: Link? = nil)
+        /// `moreScripts` load after the viewer, in order (a site's own additions to the page).
+        case linked(styleSheet: String, script: String, home: Link? = nil, moreScripts: [String] = [])
     }
+
+    /// Facts for a site's own scripts, written as `data-` attributes of `<body>` in key order
+    /// (keys are lower-case letters and hyphens; others are left out).
+    public var pageData: [String: String] = [:]
 
     /// A link's words and address.
     public struct Link: Sendable, Hashable {
@@ -86,13 +91,20 @@ public struct HTMLRenderer: Sendable {
         case .inline:
             writer.append("</title>\n<style>\n")
             writer.append(HTMLViewer.styleSheet)
-            writer.append("</style>\n</head>\n<body>\n")
-        case .linked(let styleSheet, _, _):
+            writer.append("</style>\n</head>\n")
+        case .linked(let styleSheet, _, _, _):
             writer.append("</title>\n<link rel=\"stylesheet\" href=\"")
             writer.appendEscaped(styleSheet)
-            writer.append("\">\n</head>\n<body>\n")
+            writer.append("\">\n</head>\n")
         }
-        if case .linked(_, _, let home?) = assets, let toolbarStart = HTMLViewer.body.firstIndex(of: "\n") {
+        writer.append("<body")
+        for (key, value) in pageData.sorted(by: { $0.key < $1.key }) where !key.isEmpty && key.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }) {
+            writer.append(" data-\(key)=\"")
+            writer.appendEscaped(value)
+            writer.append("\"")
+        }
+        writer.append(">\n")
+        if case .linked(_, _, let home?, _) = assets, let toolbarStart = HTMLViewer.body.firstIndex(of: "\n") {
             // The toolbar's opening tag is the body's first line; the link goes first inside it.
             writer.append(String(HTMLViewer.body[...toolbarStart]))
             writer.append("<a id=\"home-link\" href=\"")
@@ -111,13 +123,30 @@ public struct HTMLRenderer: Sendable {
             writer.append("</script>\n<script>\n")
             writer.append(HTMLViewer.script)
             writer.append("</script>\n</body>\n</html>\n")
-        case .linked(_, let script, _):
-            writer.append("</script>\n<script src=\"")
-            writer.appendEscaped(script)
-            writer.append("\"></script>\n</body>\n</html>\n")
+        case .linked(_, let script, _, let moreScripts):
+            writer.append("</script>\n")
+            for address in [script] + moreScripts {
+                writer.append("<script src=\"")
+                writer.appendEscaped(address)
+                writer.append("\"></script>\n")
+            }
+            writer.append("</body>\n</html>\n")
         }
         try writer.flush()
         output = writer.output
+    }
+
+    /// The page's data alone (what `#family-tree-data` holds): JSON for a site that sends a
+    /// changed tree to a page already open (`familyTreeViewer.load`). Throws `LayoutMismatch` when
+    /// `layout` was not made of `graph`.
+    public func renderData(_ layout: Layout, of graph: FamilyGraph) throws(LayoutMismatch) -> String {
+        try layout.check(against: graph)
+        var writer = ChunkedWriter(CollectedOutput())
+        let pageTitle = title ?? "Family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))"
+        // Collecting in memory cannot fail.
+        try! writeData(layout, of: graph, title: pageTitle, into: &writer)
+        try! writer.flush()
+        return writer.output.text
     }
 
     /// The layout as compact JSON, safe inside a script element.

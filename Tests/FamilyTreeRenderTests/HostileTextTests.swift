@@ -143,5 +143,16 @@ func expectWellFormedXML(_ text: String, sourceLocation: Testing.SourceLocation 
         #expect(!linked.contains("home-link"))
         let home = try HTMLRenderer(assets: .linked(styleSheet: "/s.css", script: "/v.js", home: .init("← <Trees>", to: "/?a=1&b=2"))).render(layout, of: graph)
         #expect(home.contains(#"role="toolbar" aria-label="Chart controls">"# + "\n" + #"<a id="home-link" href="/?a=1&amp;b=2">← &lt;Trees&gt;</a>"# + "\n<div id=\"search-box\">"))
+
+        // A site's own scripts after the viewer, facts for them on <body>, and the data alone
+        // for a page already open: the same data block.
+        var live = HTMLRenderer(assets: .linked(styleSheet: "/s.css", script: "/v.js", moreScripts: ["/live.js?x=<1>"]))
+        live.pageData = ["user": #""><script>alert(1)</script>"#, "role": "helper", "Bad Key": "dropped", "on-load": "x"]
+        let page = try live.render(layout, of: graph)
+        #expect(page.contains(#"<script src="/v.js"></script>"# + "\n" + #"<script src="/live.js?x=&lt;1&gt;"></script>"#))
+        #expect(page.contains(#"<body data-on-load="x" data-role="helper" data-user="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">"#), "keys in order, values escaped")
+        #expect(!page.contains("Bad Key") && !page.contains("dropped"))
+        #expect(try live.renderData(layout, of: graph) == data(page).map(String.init))
+        #expect(inline.contains("<body>\n"), "no facts, a plain body")
     }
 }

@@ -97,6 +97,7 @@ export function openPage(data, { width = 1200, height = 800, hash = "" } = {}) {
     createTextNode: text => new FakeText(text),
   };
   let pendingFrames = [];
+  const timers = [];
   const location = { hash };
   const window = {
     devicePixelRatio: 1,
@@ -109,6 +110,10 @@ export function openPage(data, { width = 1200, height = 800, hash = "" } = {}) {
     window, document, location, history, console, performance, Map, Set, Math, JSON, Array, Uint8Array, Uint32Array, Float64Array,
     getComputedStyle: () => ({ getPropertyValue: name => "#" + (name.length * 123456).toString(16).slice(0, 6) }),
     requestAnimationFrame: callback => { pendingFrames.push(callback); return pendingFrames.length; },
+    // Timers run only when a test says the time has passed (`runTimers`).
+    setTimeout: (callback) => { timers.push(callback); return timers.length; },
+    clearTimeout: (handle) => { if (handle) { timers[handle - 1] = null; } },
+    navigator: {},
     Image: class { set src(value) { this._src = value; } get src() { return this._src; } },
   };
   vm.createContext(sandbox);
@@ -122,5 +127,9 @@ export function openPage(data, { width = 1200, height = 800, hash = "" } = {}) {
     for (const callback of frames) { callback(performance.now()); }
     return context.calls.slice(start);
   }
-  return { elements, canvas, viewer, frame, location, window, contexts };
+  function runTimers() {
+    const due = timers.splice(0);
+    for (const callback of due) { if (callback) { callback(); } }
+  }
+  return { elements, canvas, viewer, frame, location, window, contexts, runTimers };
 }

@@ -133,3 +133,64 @@ test("the page opens on the person its data names, unless the address names anot
   assert.equal(openPage(data).viewer.selected, data.m[data.open][0]);
   assert.equal(openPage(data, { hash: "#mei" }).viewer.selected, "mei");
 });
+
+test("a press held on one person and dragged to another links them, only on a page that links", () => {
+  const data = exampleData();
+  const page = openPage(data);
+  page.frame();
+  const from = screenPoint(page, data, "heinrich"), to = screenPoint(page, data, "mei");
+  function pressAndDrag(wait) {
+    page.canvas.dispatch("pointerdown", { ...from, pointerId: 7, button: 0 });
+    if (wait) { page.runTimers(); }
+    page.canvas.dispatch("pointermove", { ...to, pointerId: 7 });
+    page.canvas.dispatch("pointerup", { ...to, pointerId: 7, button: 0 });
+  }
+  const links = [];
+  pressAndDrag(true);
+  assert.deepEqual(links, [], "no onLink: a long press pans as before");
+  page.viewer.onLink = (a, b) => links.push([a, b]);
+  const origin = page.viewer.origin;
+  pressAndDrag(false);
+  assert.deepEqual(links, [], "a quick drag pans");
+  assert.notDeepEqual(page.viewer.origin, origin);
+  const again = { from: screenPoint(page, data, "heinrich"), to: screenPoint(page, data, "mei") };
+  page.canvas.dispatch("pointerdown", { ...again.from, pointerId: 8, button: 0 });
+  page.runTimers();
+  const before = page.viewer.origin;
+  page.canvas.dispatch("pointermove", { ...again.to, pointerId: 8 });
+  assert.deepEqual(page.viewer.origin, before, "dragging a link does not pan");
+  page.frame();
+  page.canvas.dispatch("pointerup", { ...again.to, pointerId: 8, button: 0 });
+  assert.deepEqual(links, [["heinrich", "mei"]]);
+  // Dropped on the person it started from, or on no one: nothing.
+  page.canvas.dispatch("pointerdown", { ...again.from, pointerId: 9, button: 0 });
+  page.runTimers();
+  page.canvas.dispatch("pointerup", { offsetX: 1, offsetY: 1, pointerId: 9, button: 0 });
+  assert.equal(links.length, 1);
+});
+
+test("a changed tree loaded into an open page keeps the view and the selected person", () => {
+  const data = gridData(3, 3);
+  const page = openPage(data);
+  page.frame();
+  page.viewer.select("p4");
+  const { scale, origin } = page.viewer;
+  const changed = gridData(3, 3);
+  changed.m[4][1][0] = "Renamed Person";
+  changed.m.push(["p9", ["New Person"], 20, 400, 120, 48, 1, 0, null, {}]);
+  page.viewer.load(changed);
+  assert.equal(page.viewer.selected, "p4");
+  assert.equal(page.viewer.scale, scale);
+  assert.deepEqual(page.viewer.origin, origin);
+  assert.ok(page.elements.get("card").textContent.includes("Renamed Person"));
+  const search = page.elements.get("search");
+  search.value = "new person";
+  search.dispatch("input");
+  assert.equal(page.elements.get("results").children.length, 1, "the search knows the new person");
+  const gone = gridData(3, 3);
+  gone.m = gone.m.filter(m => m[0] !== "p4");
+  gone.u = []; gone.e = [];
+  page.viewer.load(gone);
+  assert.equal(page.viewer.selected, null);
+  assert.equal(page.elements.get("card").hidden, true);
+});

@@ -1,12 +1,12 @@
 "use strict";
 (function () {
-  const data = JSON.parse(document.getElementById("family-tree-data").textContent);
-  const members = data.m, unions = data.u, edges = data.e, count = members.length;
+  let data, members, unions, edges, count;
   const canvas = document.getElementById("chart"), context = canvas.getContext("2d", { alpha: false });
   const searchInput = document.getElementById("search"), resultsList = document.getElementById("results");
-  const card = document.getElementById("card");
+  const card = document.getElementById("card"), linksButton = document.getElementById("links");
   let scale = 1, originX = 0, originY = 0, selected = -1, showLinks = true, dirty = true, overview = null;
   let width = 0, height = 0, ratio = 1;
+  const fold = text => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   const colours = {};
   function readColours() {
     const style = getComputedStyle(document.documentElement);
@@ -17,87 +17,102 @@
     dirty = true;
   }
 
-  // Relatives, from the unions.
-  const parentsOf = Array.from({ length: count }, () => []), childrenOf = Array.from({ length: count }, () => []);
-  const spousesOf = Array.from({ length: count }, () => []), unionsOf = Array.from({ length: count }, () => []);
-  const siblingsOf = new Array(count).fill(null);
-  unions.forEach((union, index) => {
-    const [, , partners, children] = union;
-    for (const partner of partners) {
-      unionsOf[partner].push(index);
-      for (const child of children) { childrenOf[partner].push(child); }
-      for (const other of partners) { if (other !== partner) { spousesOf[partner].push({ member: other, union: index }); } }
+  // Everything derived from the data: relatives, and a grid of cells listing what each touches.
+  const cellSize = 600;
+  let parentsOf, childrenOf, spousesOf, unionsOf, siblingsOf, crossOf, indexOfID;
+  let columns, rows, memberCells, otherSegments, laneCells, drawnMember, searchKeys;
+  function index(newData) {
+    data = newData;
+    members = data.m; unions = data.u; edges = data.e; count = members.length;
+    // Relatives, from the unions.
+    parentsOf = Array.from({ length: count }, () => []); childrenOf = Array.from({ length: count }, () => []);
+    spousesOf = Array.from({ length: count }, () => []); unionsOf = Array.from({ length: count }, () => []);
+    siblingsOf = new Array(count).fill(null);
+    unions.forEach((union, index) => {
+      const [, , partners, children] = union;
+      for (const partner of partners) {
+        unionsOf[partner].push(index);
+        for (const child of children) { childrenOf[partner].push(child); }
+        for (const other of partners) { if (other !== partner) { spousesOf[partner].push({ member: other, union: index }); } }
+      }
+      for (const child of children) {
+        for (const partner of partners) { if (!parentsOf[child].includes(partner)) { parentsOf[child].push(partner); } }
+        if (siblingsOf[child] === null) { siblingsOf[child] = children; }
+      }
+    });
+    crossOf = new Set(data.c.map(link => link[0]));
+    for (const [child, parent] of data.c) {
+      if (!parentsOf[child].includes(parent)) { parentsOf[child].push(parent); }
+      if (!childrenOf[parent].includes(child)) { childrenOf[parent].push(child); }
     }
-    for (const child of children) {
-      for (const partner of partners) { if (!parentsOf[child].includes(partner)) { parentsOf[child].push(partner); } }
-      if (siblingsOf[child] === null) { siblingsOf[child] = children; }
-    }
-  });
-  const crossOf = new Set(data.c.map(link => link[0]));
-  for (const [child, parent] of data.c) {
-    if (!parentsOf[child].includes(parent)) { parentsOf[child].push(parent); }
-    if (!childrenOf[parent].includes(child)) { childrenOf[parent].push(child); }
-  }
-  const indexOfID = new Map(members.map((member, index) => [member[0], index]));
+    indexOfID = new Map(members.map((member, index) => [member[0], index]));
 
-  // A grid of cells, each listing the members and lines that touch it.
-  const cellSize = 600, columns = Math.max(1, Math.ceil((data.width + 1) / cellSize)), rows = Math.max(1, Math.ceil((data.height + 1) / cellSize));
-  const memberCells = new Map();
-  function addToCells(map, item, x0, y0, x1, y1) {
-    const c0 = Math.max(0, Math.floor(x0 / cellSize)), c1 = Math.min(columns - 1, Math.floor(x1 / cellSize));
-    const r0 = Math.max(0, Math.floor(y0 / cellSize)), r1 = Math.min(rows - 1, Math.floor(y1 / cellSize));
-    for (let r = r0; r <= r1; r++) {
+    // A grid of cells, each listing the members and lines that touch it.
+    columns = Math.max(1, Math.ceil((data.width + 1) / cellSize)); rows = Math.max(1, Math.ceil((data.height + 1) / cellSize));
+    memberCells = new Map();
+    function addToCells(map, item, x0, y0, x1, y1) {
+      const c0 = Math.max(0, Math.floor(x0 / cellSize)), c1 = Math.min(columns - 1, Math.floor(x1 / cellSize));
+      const r0 = Math.max(0, Math.floor(y0 / cellSize)), r1 = Math.min(rows - 1, Math.floor(y1 / cellSize));
+      for (let r = r0; r <= r1; r++) {
+        for (let c = c0; c <= c1; c++) {
+          const key = r * columns + c;
+          let list = map.get(key);
+          if (!list) { list = []; map.set(key, list); }
+          list.push(item);
+        }
+      }
+    }
+    members.forEach((m, index) => addToCells(memberCells, index, m[2], m[3], m[2] + m[4], m[3] + m[5]));
+    // Lines are indexed by segment. Horizontal segments of one kind at one height are merged
+    // first (the many long bus lines of a large tree lie on a few heights), then cut at cell
+    // borders; other segments are listed in the cells they cross.
+    const lanes = new Map();
+    otherSegments = new Map();
+    edges.forEach((edge, index) => {
+      const kind = edge[0];
+      for (let i = 1; i + 3 < edge.length; i += 2) {
+        const ax = edge[i], ay = edge[i + 1], bx = edge[i + 2], by = edge[i + 3];
+        if (ay !== by) {
+          addToCells(otherSegments, index * 65536 + i, Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+          continue;
+        }
+        const key = ay * 4 + kind;
+        let pieces = lanes.get(key);
+        if (!pieces) { pieces = []; lanes.set(key, pieces); }
+        pieces.push(Math.min(ax, bx), Math.max(ax, bx));
+      }
+    });
+    laneCells = new Map();
+    function addLane(kind, y, from, to) {
+      const row = Math.max(0, Math.min(rows - 1, Math.floor(y / cellSize)));
+      const c0 = Math.max(0, Math.floor(from / cellSize)), c1 = Math.min(columns - 1, Math.floor(to / cellSize));
       for (let c = c0; c <= c1; c++) {
-        const key = r * columns + c;
-        let list = map.get(key);
-        if (!list) { list = []; map.set(key, list); }
-        list.push(item);
+        const cell = row * columns + c;
+        let list = laneCells.get(cell);
+        if (!list) { list = []; laneCells.set(cell, list); }
+        list.push([kind, Math.max(from, c * cellSize), y, Math.min(to, (c + 1) * cellSize)]);
       }
     }
-  }
-  members.forEach((m, index) => addToCells(memberCells, index, m[2], m[3], m[2] + m[4], m[3] + m[5]));
-  // Lines are indexed by segment. Horizontal segments of one kind at one height are merged
-  // first (the many long bus lines of a large tree lie on a few heights), then cut at cell
-  // borders; other segments are listed in the cells they cross.
-  const lanes = new Map(), otherSegments = new Map();
-  edges.forEach((edge, index) => {
-    const kind = edge[0];
-    for (let i = 1; i + 3 < edge.length; i += 2) {
-      const ax = edge[i], ay = edge[i + 1], bx = edge[i + 2], by = edge[i + 3];
-      if (ay !== by) {
-        addToCells(otherSegments, index * 65536 + i, Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
-        continue;
+    for (const [key, pieces] of lanes) {
+      const kind = ((key % 4) + 4) % 4, y = (key - kind) / 4;
+      const order = Array.from({ length: pieces.length / 2 }, (_, i) => i).sort((a, b) => pieces[2 * a] - pieces[2 * b]);
+      let start = pieces[2 * order[0]], end = pieces[2 * order[0] + 1];
+      for (const i of order) {
+        if (pieces[2 * i] <= end) { end = Math.max(end, pieces[2 * i + 1]); continue; }
+        addLane(kind, y, start, end);
+        start = pieces[2 * i]; end = pieces[2 * i + 1];
       }
-      const key = ay * 4 + kind;
-      let pieces = lanes.get(key);
-      if (!pieces) { pieces = []; lanes.set(key, pieces); }
-      pieces.push(Math.min(ax, bx), Math.max(ax, bx));
-    }
-  });
-  const laneCells = new Map();
-  function addLane(kind, y, from, to) {
-    const row = Math.max(0, Math.min(rows - 1, Math.floor(y / cellSize)));
-    const c0 = Math.max(0, Math.floor(from / cellSize)), c1 = Math.min(columns - 1, Math.floor(to / cellSize));
-    for (let c = c0; c <= c1; c++) {
-      const cell = row * columns + c;
-      let list = laneCells.get(cell);
-      if (!list) { list = []; laneCells.set(cell, list); }
-      list.push([kind, Math.max(from, c * cellSize), y, Math.min(to, (c + 1) * cellSize)]);
-    }
-  }
-  for (const [key, pieces] of lanes) {
-    const kind = ((key % 4) + 4) % 4, y = (key - kind) / 4;
-    const order = Array.from({ length: pieces.length / 2 }, (_, i) => i).sort((a, b) => pieces[2 * a] - pieces[2 * b]);
-    let start = pieces[2 * order[0]], end = pieces[2 * order[0] + 1];
-    for (const i of order) {
-      if (pieces[2 * i] <= end) { end = Math.max(end, pieces[2 * i + 1]); continue; }
       addLane(kind, y, start, end);
-      start = pieces[2 * i]; end = pieces[2 * i + 1];
     }
-    addLane(kind, y, start, end);
+    lanes.clear();
+    drawnMember = new Uint32Array(count);
+    searchKeys = members.map(m => fold([m[9].n || "", m[9].k || "", m[1][0] || ""].join(" ")));
+    images.clear();
+    overview = null;
+    dirty = true;
   }
-  lanes.clear();
-  const drawnSegment = new Set(), drawnMember = new Uint32Array(count);
+
+  const drawnSegment = new Set();
   let frameNumber = 0;
 
   function resize() {
@@ -273,6 +288,22 @@
   }
 
   function drawSelection() {
+    if (linking) {
+      // The line being dragged from one person to another, and the person it would reach.
+      const m = members[linking.from], to = memberAt(linking.x, linking.y);
+      context.strokeStyle = colours.focus;
+      context.lineWidth = 3 / scale;
+      context.setLineDash([8 / scale, 5 / scale]);
+      context.beginPath();
+      context.moveTo(m[2] + m[4] / 2, m[3] + m[5] / 2);
+      context.lineTo(originX + linking.x / scale, originY + linking.y / scale);
+      context.stroke();
+      context.setLineDash([]);
+      if (to >= 0 && to !== linking.from) {
+        const t = members[to], pad = 4 / scale;
+        context.strokeRect(t[2] - pad, t[3] - pad, t[4] + 2 * pad, t[5] + 2 * pad);
+      }
+    }
     if (selected < 0) { return; }
     const m = members[selected];
     context.strokeStyle = colours.focus;
@@ -285,12 +316,16 @@
   const lineKinds = [{ dash: [], width: 2 }, { dash: [], width: 1.4 }, { dash: [2, 3], width: 1.4 }, { dash: [6, 3], width: 2 },
                      { dash: [7, 4], width: 1.4 }, { dash: [1.5, 3.5], width: 1.4 }, { dash: [4, 3], width: 2 }];
   const legend = document.getElementById("legend");
-  for (const [kind, words] of data.legend) {
-    const sample = element("span", undefined, "sample");
-    sample.style.borderTopStyle = kind === 5 ? "dotted" : "dashed";
-    legend.append(sample, document.createTextNode(" " + words + " "));
+  function showLegend() {
+    legend.replaceChildren();
+    for (const [kind, words] of data.legend) {
+      const sample = element("span", undefined, "sample");
+      sample.style.borderTopStyle = kind === 5 ? "dotted" : "dashed";
+      legend.append(sample, document.createTextNode(" " + words + " "));
+    }
+    legend.hidden = data.legend.length === 0;
+    linksButton.hidden = data.c.length === 0;
   }
-  legend.hidden = data.legend.length === 0;
 
   const frameTimes = [];
   let firstFrameAt = null;
@@ -417,6 +452,10 @@
     row("Notes", info.t);
     card.append(list);
     card.hidden = false;
+    // For a page that adds its own actions to the card.
+    if (typeof CustomEvent === "function" && card.dispatchEvent) {
+      card.dispatchEvent(new CustomEvent("familytree:card", { bubbles: true, detail: { id: m[0] } }));
+    }
   }
   function kindOf(parent, child) {
     for (const union of unionsOf[parent]) {
@@ -450,8 +489,6 @@
   window.addEventListener("hashchange", fromHash);
 
   // Search: case- and accent-insensitive, full names and nicknames, results as a list.
-  const fold = text => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-  const searchKeys = members.map(m => fold([m[9].n || "", m[9].k || "", m[1][0] || ""].join(" ")));
   let results = [], active = -1;
   function search() {
     const query = fold(searchInput.value.trim());
@@ -498,20 +535,39 @@
   });
 
   // Pointer: drag to pan, wheel and pinch to zoom about the pointer, click to select.
+  // With a page that links people (api.onLink), a press held still on a person for half a second
+  // starts a line to drag to another person instead of panning (seed 001's long press and drag).
   const pointers = new Map();
-  let dragged = false, pinchDistance = 0;
+  let dragged = false, pinchDistance = 0, pressTimer = null, linking = null;
   canvas.addEventListener("pointerdown", event => {
     canvas.setPointerCapture(event.pointerId);
     pointers.set(event.pointerId, { x: event.offsetX, y: event.offsetY });
     dragged = false;
     if (pointers.size === 2) { const [a, b] = [...pointers.values()]; pinchDistance = Math.hypot(a.x - b.x, a.y - b.y); }
     canvas.style.cursor = "grabbing";
+    clearTimeout(pressTimer);
+    const pressed = memberAt(event.offsetX, event.offsetY);
+    if (api.onLink && pressed >= 0 && pointers.size === 1) {
+      const start = { x: event.offsetX, y: event.offsetY };
+      pressTimer = setTimeout(() => {
+        const now = pointers.get(event.pointerId);
+        if (!now || pointers.size !== 1 || Math.hypot(now.x - start.x, now.y - start.y) > 8) { return; }
+        linking = { from: pressed, x: now.x, y: now.y, pointer: event.pointerId };
+        canvas.style.cursor = "crosshair";
+        if (navigator.vibrate) { navigator.vibrate(15); }
+        dirty = true;
+      }, 450);
+    }
   });
   canvas.addEventListener("pointermove", event => {
     const last = pointers.get(event.pointerId);
     if (!last) { return; }
     const current = { x: event.offsetX, y: event.offsetY };
     pointers.set(event.pointerId, current);
+    if (linking && linking.pointer === event.pointerId) {
+      linking.x = current.x; linking.y = current.y; dirty = true;
+      return;
+    }
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       const distance = Math.hypot(a.x - b.x, a.y - b.y);
@@ -527,6 +583,16 @@
     }
   });
   function release(event) {
+    clearTimeout(pressTimer);
+    if (linking && linking.pointer === event.pointerId) {
+      const from = linking.from, to = memberAt(event.offsetX, event.offsetY);
+      linking = null;
+      pointers.delete(event.pointerId);
+      canvas.style.cursor = "grab";
+      dirty = true;
+      if (event.type === "pointerup" && to >= 0 && to !== from) { api.onLink(members[from][0], members[to][0]); }
+      return;
+    }
     const wasDrag = dragged || pointers.size > 1;
     pointers.delete(event.pointerId);
     if (pointers.size < 2) { pinchDistance = 0; }
@@ -578,8 +644,6 @@
   document.getElementById("zoom-in").addEventListener("click", () => setScale(scale * 1.25, width / 2, height / 2));
   document.getElementById("zoom-out").addEventListener("click", () => setScale(scale / 1.25, width / 2, height / 2));
   document.getElementById("to-person").addEventListener("click", () => { if (selected >= 0) { scale = 1.5; centreOn(selected); } });
-  const linksButton = document.getElementById("links");
-  linksButton.hidden = data.c.length === 0;
   linksButton.addEventListener("click", () => {
     showLinks = !showLinks;
     linksButton.setAttribute("aria-pressed", String(showLinks));
@@ -589,7 +653,7 @@
   window.addEventListener("resize", resize);
 
   // For pages that embed the chart, and for tests.
-  window.familyTreeViewer = {
+  const api = window.familyTreeViewer = {
     get scale() { return scale; },
     get origin() { return { x: originX, y: originY }; },
     get selected() { return selected >= 0 ? members[selected][0] : null; },
@@ -599,8 +663,43 @@
     fit, zoom(factor, x, y) { setScale(scale * factor, x === undefined ? width / 2 : x, y === undefined ? height / 2 : y); },
     pan(dx, dy) { originX += dx / scale; originY += dy / scale; dirty = true; },
     worldPoint(x, y) { return { x: originX + x / scale, y: originY + y / scale }; },
+    /// Shows a changed tree (data as `#family-tree-data` holds it) where the old one was: the
+    /// view stays, the selected person stays selected, and an open card is redrawn unless the
+    /// page marked it as being edited (`data-editing`).
+    load(newData) {
+      const keep = selected >= 0 ? members[selected][0] : null;
+      index(newData);
+      showLegend();
+      selected = keep === null || !indexOfID.has(keep) ? -1 : indexOfID.get(keep);
+      if (selected < 0) { card.hidden = true; } else if (!card.hidden && !card.dataset.editing) { showCard(selected); }
+    },
+    /// A member's name and close relatives (ids and names), or null.
+    person(id) {
+      const found = indexOfID.get(id);
+      if (found === undefined) { return null; }
+      const named = index => ({ id: members[index][0], name: members[index][9].n || members[index][1][0] || members[index][0] });
+      return { ...named(found), spouses: spousesOf[found].map(spouse => named(spouse.member)), parents: parentsOf[found].map(named),
+               children: childrenOf[found].map(named) };
+    },
+    /// The member under a point of the page's viewport, or null.
+    memberAtPage(x, y) {
+      const box = canvas.getBoundingClientRect(), found = memberAt(x - box.left, y - box.top);
+      return found >= 0 ? members[found][0] : null;
+    },
+    /// Where a member's box is on the page, or null.
+    boxOf(id) {
+      const found = indexOfID.get(id);
+      if (found === undefined) { return null; }
+      const m = members[found], box = canvas.getBoundingClientRect();
+      return { x: box.left + (m[2] - originX) * scale, y: box.top + (m[3] - originY) * scale, width: m[4] * scale, height: m[5] * scale };
+    },
+    /// Called with two member ids when someone presses on one person, holds, and drags to
+    /// another (set by a page that can link people); null leaves long presses alone.
+    onLink: null,
   };
 
+  index(JSON.parse(document.getElementById("family-tree-data").textContent));
+  showLegend();
   readColours();
   resize();
   initialView();

@@ -13,6 +13,8 @@ struct SyncAPI: APIProtocol {
     let store: any SharedTreeStore
     let accounts: Accounts
     let fairShare: FairShare
+    /// The pages watching trees, told of every push.
+    let live: LiveTrees
     /// The server's address for links (known once it listens).
     let baseURL: @Sendable () -> String
 
@@ -217,7 +219,13 @@ struct SyncAPI: APIProtocol {
             throw APIFailure.tooLarge("a batch's bodies may hold at most \(SyncLimits.maximumBatchBytes) bytes; this one has \(bytes)")
         }
         return try await asCaller { caller in
-            let outcomes = try await store.push(user: caller.user, tree: try Self.userID(input.path.tree), writes)
+            let tree = try Self.userID(input.path.tree)
+            let outcomes = try await store.push(user: caller.user, tree: tree, writes)
+            let applied = outcomes.compactMap { if case .applied(_, let sequence) = $0 { sequence } else { nil } }
+            if let newest = applied.max() {
+                let summary = "\(caller.user) synced \(applied.count) \(applied.count == 1 ? "change" : "changes")"
+                await live.publish(LiveTrees.Change(sequence: newest, by: caller.user, summary: summary), to: tree)
+            }
             return .ok(.init(body: .json(.init(outcomes: outcomes.map(Components.Schemas.Outcome.init)))))
         }
     }

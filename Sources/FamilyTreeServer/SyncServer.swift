@@ -68,11 +68,12 @@ public struct SyncServer: Sendable {
         let settings = settings
         let accounts = Accounts(store: accountStore, settings: settings)
         let fairShare = FairShare(perUser: settings.requestsPerUser, queue: settings.waitingRequestsPerUser)
-        let api = SyncAPI(store: store, accounts: accounts, fairShare: fairShare, baseURL: { boundBase.value })
+        let live = LiveTrees()
+        let api = SyncAPI(store: store, accounts: accounts, fairShare: fairShare, live: live, baseURL: { boundBase.value })
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(APIMiddleware(maximumBodyBytes: settings.maximumBodyBytes, behindProxy: settings.behindProxy))
         router.get("/healthz") { _, _ in "ok\n" }
-        WebApp(store: store, accounts: accounts, fairShare: fairShare).register(on: router)
+        WebApp(store: store, accounts: accounts, fairShare: fairShare, live: live).register(on: router)
         // Compact JSON, keys in the order of the document's schema (not sorted: sorting a page of
         // 5,000 documents' keys costs more than reading them from the database).
         try api.registerHandlers(on: router, serverURL: URL(string: "/api/v1")!, configuration: .init(jsonEncodingOptions: []))

@@ -18,6 +18,7 @@ struct WebApp: Sendable {
     let store: any SharedTreeStore
     let accounts: Accounts
     let fairShare: FairShare
+    let live: LiveTrees
 
     /// Only this server's own files; no inline script or style, no frame, no other host.
     static let contentSecurityPolicy =
@@ -32,6 +33,7 @@ struct WebApp: Sendable {
         // The viewer's own style sheet, and the rules for what the server adds to its page.
         router.get("/app/viewer.css") { _, _ in Self.asset(HTMLRenderer.viewerStyleSheet + "\n" + WebAssets.chartStyleSheet, type: "text/css") }
         router.get("/app/viewer.js") { _, _ in Self.asset(HTMLRenderer.viewerScript, type: "text/javascript") }
+        router.get("/app/live.js") { _, _ in Self.asset(WebAssets.liveScript, type: "text/javascript") }
         router.get("/trees/:tree") { _, context in
             try await chart(of: context.parameters.get("tree") ?? "")
         }
@@ -39,14 +41,23 @@ struct WebApp: Sendable {
             try await birthdays(of: context.parameters.get("tree") ?? "", sort: request.uri.queryParameters["sort"].map(String.init),
                                 soonOnly: request.uri.queryParameters["within"] != nil)
         }
+        registerLiveEditing(on: router)
     }
 
     /// Today as a day number (days since 1970-01-01, UTC): the pages' ages and countdowns.
     static var today: Int { Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)) }
 
-    /// The tree's graph as the signed-in user reaches it, or the page to answer instead: sign in
-    /// first (303 back here after), or a refusal.
-    func graph(of tree: String, returningTo path: String) async throws -> Result<FamilyGraph, PageAnswer> {
+    /// What a page of a tree shows: the signed-in user, their role, and the tree as it is now.
+    struct TreeView {
+        let caller: Caller
+        let role: TreeRole
+        let graph: FamilyGraph
+        let sequence: Int64
+    }
+
+    /// The tree as the signed-in user reaches it, or the page to answer instead: sign in first
+    /// (303 back to `path` after), or a refusal.
+    func view(of tree: String, returningTo path: String) async throws -> Result<TreeView, PageAnswer> {
         guard UserID.isValid(tree) else { return .failure(PageAnswer(Self.notice(.badRequest, title: "No such tree", text: UserID.rule(tree)))) }
         let caller: Caller
         do {
@@ -56,13 +67,16 @@ struct WebApp: Sendable {
             headers[.location] = "/?next=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
             return .failure(PageAnswer(Response(status: .seeOther, headers: headers)))
         }
-        let documents: [DocumentKey: String]
+        let snapshot: TreeSnapshot
+        let role: TreeRole?
         do {
-            documents = try await fairShare.run(for: caller.user) { try await Self.documents(of: tree, as: caller.user, in: store) }
+            snapshot = try await self.snapshot(of: tree, as: caller.user)
+            role = try await store.role(of: caller.user, in: tree)
         } catch SyncError.accessDenied(let reason) {
             return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")))
         }
-        return .success(try Self.graph(of: documents, tree: tree))
+        guard let role else { return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "Ask its owner for an invite."))) }
+        return .success(TreeView(caller: caller, role: role, graph: try Self.graph(of: snapshot.bodies, tree: tree), sequence: snapshot.sequence))
     }
 
     /// A page to answer with instead of the one asked for.
@@ -82,35 +96,31 @@ struct WebApp: Sendable {
     /// The tree's chart as the signed-in user sees it; a visitor not signed in is sent to sign in
     /// first, and comes back here after.
     func chart(of tree: String) async throws -> Response {
-        switch try await graph(of: tree, returningTo: "/trees/\(tree)") {
+        switch try await view(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
-        case .success(let graph): return Self.html(try Self.chartPage(of: graph, tree: tree, today: Self.today))
+        case .success(let view): return Self.html(try Self.chartPage(of: view, tree: tree, today: Self.today))
         }
     }
 
-    /// Every live document of the tree, read as `user` (the store refuses a user with no role).
-    static func documents(of tree: String, as user: String, in store: any SharedTreeStore) async throws -> [DocumentKey: String] {
-        var documents: [DocumentKey: String] = [:]
-        var after: Int64 = 0
-        while true {
-            let page = try await store.pull(user: user, tree: tree, after: after, limit: 5_000)
-            for document in page {
-                if document.isDeleted { documents[document.key] = nil } else { documents[document.key] = document.body }
-            }
-            guard let last = page.last, page.count == 5_000 else { return documents }
-            after = last.sequence
-        }
-    }
-
-    /// The chart page of `graph`, its assets linked from `/app/`.
-    static func chartPage(of graph: FamilyGraph, tree: String, today: Int) throws -> String {
-        let drawing = try Chart(graph: graph, format: .html, today: today).drawing()
+    /// The chart page: the viewer, and for the live page the facts its script needs (the user,
+    /// their role, the version shown, the session's CSRF token) as `data-` attributes.
+    static func chartPage(of view: TreeView, tree: String, today: Int) throws -> String {
+        let drawing = try Chart(graph: view.graph, format: .html, today: today).drawing()
         guard let layout = drawing.layout else { return "" }
-        let renderer = HTMLRenderer(
+        var renderer = chartRenderer(for: drawing, graph: view.graph, tree: tree, today: today)
+        renderer.pageData = [
+            "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(view.sequence),
+            "csrf": view.caller.isSession ? view.caller.credential.csrfToken : "",
+        ]
+        return try renderer.render(layout, of: drawing.prepared.graph)
+    }
+
+    /// The renderer of a tree's chart page and of its data alone.
+    static func chartRenderer(for drawing: Chart.Drawing, graph: FamilyGraph, tree: String, today: Int) -> HTMLRenderer {
+        HTMLRenderer(
             labeler: drawing.prepared.labeler, title: "\(tree)’s family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))",
             openOn: drawing.prepared.openOn, today: today,
-            assets: .linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/")))
-        return try renderer.render(layout, of: drawing.prepared.graph)
+            assets: .linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/"), moreScripts: ["/app/live.js"]))
     }
 
     // MARK: Birthdays
@@ -124,9 +134,9 @@ struct WebApp: Sendable {
         guard let order = sort.map({ BirthdaySort(rawValue: $0) }) ?? .next else {
             return Self.notice(.badRequest, title: "No such order", text: "sort is one of \(BirthdaySort.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        switch try await graph(of: tree, returningTo: "/trees/\(tree)/birthdays") {
+        switch try await view(of: tree, returningTo: "/trees/\(tree)/birthdays") {
         case .failure(let answer): return answer.response
-        case .success(let graph): return Self.html(Self.birthdaysPage(of: graph, tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
+        case .success(let view): return Self.html(Self.birthdaysPage(of: view.graph, tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
         }
     }
 

@@ -176,6 +176,70 @@ import TestSupport
     /// searched, sign out; a relative joins by the invite link in a browser of their own, and the
     /// same link a second time is refused. At 360 and 1400 px wide; no request leaves the server,
     /// no policy violation, and a hostile name stays text.
+    @Test(.requiresBrowser) func aFamilyEditsOneTreeFromThreeBrowsersAtOnce() throws {
+        let server = try startServer(arguments: ["--admin", "alice"], input: "alice's password\n")
+        #expect(try cli("alice", ["login", server.address, "--user", "alice"], input: "alice's password\n").status == 0)
+        let tree = scratch.path("family.json")
+        try Data("""
+            {"members": [
+              {"id": "ann", "firstName": "Ann", "lastName": "Byrne", "sex": "female", "birthday": "1950-03-01", "notes": "Born in Cork"},
+              {"id": "ben", "firstName": "Ben", "lastName": "Byrne", "sex": "male", "birthday": "1948-07-12"},
+              {"id": "cy", "firstName": "Cy", "lastName": "Byrne", "sex": "male", "birthday": "1980-02-03"},
+              {"id": "zoe", "firstName": "Zoe", "lastName": "Quinn", "sex": "female", "birthday": "1955-09-09"}],
+             "unions": [{"id": "u1", "partners": ["ann", "ben"], "children": ["cy"]}],
+             "crossBloodlineConnections": []}
+            """.utf8).write(to: tree)
+        #expect(try cli("alice", ["sync", "push", tree.path, "--store", server.address, "--new-tree"]).status == 0)
+        for (name, role) in [("bob", "helper"), ("carol", "helper"), ("vera", "viewer")] {
+            let link = try cli("alice", ["sync", "invite", "--store", server.address, "--role", role]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let join = try cli(name, ["join", link, "--user", name], input: "\(name)'s password\n")
+            try #require(join.status == 0, "\(join.stderr)")
+        }
+        let screenshots = scratch.path("screenshots")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        let script = Scratch.packageRoot.appendingPathComponent("Tests/Browser/live_edit_check.py").path
+        let result = try ChildProcess.run("python3", [script, server.address, "--screenshots", screenshots.path], timeLimit: 240)
+        try #require(result.status == 0, "\(result.stderr.suffix(3_000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        if let keep = ProcessInfo.processInfo.environment["FAMILYTREE_KEEP_SCREENSHOTS"] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: screenshots.path)) ?? [] {
+                try? FileManager.default.removeItem(atPath: keep + "/" + name)
+                try? FileManager.default.copyItem(atPath: screenshots.path + "/" + name, toPath: keep + "/" + name)
+            }
+        }
+        #expect(seen["bobCanEdit"] as? Bool == true)
+        // Saved at once in two windows: both see both, nothing lost, within 2 s.
+        #expect(seen["bobSawBoth"] as? Bool == true && seen["carolSawBoth"] as? Bool == true)
+        #expect((seen["bothSeenSeconds"] as? Double ?? 99) < 2, "\(seen["bothSeenSeconds"] ?? "")")
+        #expect(seen["annChildren"] as? [String] == ["Cy Byrne", "Dora Byrne"], "\(seen["annChildren"] ?? "")")
+        #expect((seen["veraNote"] as? String)?.hasPrefix("bob added Dora Byrne") == true || (seen["veraNote"] as? String)?.hasPrefix("carol changed") == true,
+                "a note of who changed what: \(seen["veraNote"] ?? "")")
+        // One field edited in two windows: a choice, not a silent overwrite.
+        #expect((seen["conflictDialog"] as? String)?.contains("Carol's note on Ben") == true, "\(seen["conflictDialog"] ?? "")")
+        #expect(seen["benNotesForCarol"] is String)
+        // Dragged from Dora to Zoe: a cross-bloodline link, drawn for the others.
+        #expect((seen["linkDialog"] as? String)?.contains("Dora Byrne") == true, "\(seen["linkDialog"] ?? "")")
+        #expect(seen["doraParentsForCarol"] as? [String] == ["Ann Byrne", "Ben Byrne", "Zoe Quinn"], "\(seen["doraParentsForCarol"] ?? "")")
+        #expect(seen["veraSeesLink"] as? Bool == true)
+        #expect(seen["mistakeShownToCarol"] as? Bool == true && seen["mistakeGoneForCarol"] as? Bool == true, "undo")
+        #expect(seen["hostileInBobsCard"] as? Bool == true)
+        #expect(seen["injected"] as? [NSNull] != nil && seen["strayImages"] as? Int == 0, "\(seen["injected"] ?? "")")
+        #expect(seen["veraActions"] as? Int == 0, "a viewer sees no edit controls")
+        #expect(seen["forgedStatus"] as? Int == 403)
+        #expect((seen["carolOverflow"] as? Int ?? 99) <= 0)
+        #expect(seen["consoleErrors"] as? [String] == [], "\(seen["consoleErrors"] ?? "")")
+        #expect(seen["foreignRequests"] as? [String] == [])
+
+        // What the store holds, as the owner pulls it with the CLI.
+        let pulled = scratch.path("pulled.json").path
+        #expect(try cli("alice", ["sync", "pull", "-o", pulled, "--store", server.address, "--tree", "alice"]).status == 0)
+        let graph = try FamilyGraph(json: Array(Data(contentsOf: URL(fileURLWithPath: pulled))))
+        #expect(graph.member("ann")?.notes == "Carol: moved to Leeds in 1952")
+        #expect(graph.member("ben")?.notes == "Bob's note on Ben")
+        #expect(graph.crossBloodlineConnections.contains { $0.toNewParent == "zoe" })
+        #expect(graph.members.contains { $0.firstName == "Mistake" && $0.isRemoved })
+    }
+
     @Test(.requiresBrowser) func aFamilyUsesItsTreeInABrowser() throws {
         let server = try startServer(arguments: ["--admin", "alice"], input: "alice's password\n")
         #expect(try cli("alice", ["login", server.address, "--user", "alice"], input: "alice's password\n").status == 0)

@@ -1,0 +1,252 @@
+#if Server
+import FamilyTree
+import FamilyTreeRender
+import FamilyTreeSync
+internal import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The chart page's own calls: the tree's chart data as it is now, a person's editable fields,
+/// edits and their undo, and a stream of the changes other relatives save (server-sent events).
+///
+/// Every call acts as the signed-in user through the store, whose role checks decide what they
+/// may read and write; edits are the CLI's typed edits (`SharedTreeEditor`), so two relatives
+/// saving at once both keep what they saved, and an edit of a field someone else changed since
+/// the user read it is refused with both values (409), for the user to choose.
+extension WebApp {
+    /// The largest edit request read (a photo is at most 600 kB of it).
+    static let maximumEditBytes = 2 * 1_048_576
+    /// How often a listening page's stream looks at the store for changes saved elsewhere.
+    static let lookEverySeconds = 5.0
+
+    func registerLiveEditing(on router: Router<ServerRequestContext>) {
+        router.get("/trees/:tree/chart.json") { _, context in
+            try await chartData(of: try Self.treeID(context))
+        }
+        router.get("/trees/:tree/people/:member") { _, context in
+            try await person(context.parameters.get("member") ?? "", in: try Self.treeID(context))
+        }
+        router.post("/trees/:tree/edits") { request, context in
+            try await saveEdits(request, to: try Self.treeID(context))
+        }
+        router.post("/trees/:tree/undo") { request, context in
+            try await undo(request, in: try Self.treeID(context))
+        }
+        router.get("/trees/:tree/events") { request, context in
+            try await changes(of: try Self.treeID(context), request: request)
+        }
+    }
+
+    static func treeID(_ context: ServerRequestContext) throws -> String {
+        let tree = context.parameters.get("tree") ?? ""
+        guard UserID.isValid(tree) else { throw APIFailure.invalid(UserID.rule(tree)) }
+        return tree
+    }
+
+    // MARK: Reading
+
+    /// The tree's documents as they are now, read as `user` (the store checks their role).
+    func snapshot(of tree: String, as user: String) async throws -> TreeSnapshot {
+        let kept = await live.snapshot(of: tree)
+        let store = store
+        let current = try await fairShare.run(for: user) {
+            var snapshot = kept
+            try await snapshot.update(from: store, user: user, tree: tree)
+            return snapshot
+        }
+        await live.keep(current, of: tree)
+        return current
+    }
+
+    /// `{"sequence": N, "data": …}`: the chart's data (as the page's `#family-tree-data`) at
+    /// change sequence N. Laid out once per version of the tree.
+    func chartData(of tree: String) async throws -> Response {
+        let caller = try await accounts.caller()
+        let snapshot = try await snapshot(of: tree, as: caller.user)
+        let data: String
+        if let kept = await live.chart(of: tree, at: snapshot.sequence) {
+            data = kept
+        } else {
+            data = try Self.chartData(of: try Self.graph(of: snapshot.bodies, tree: tree), tree: tree, today: Self.today)
+            await live.keepChart(data, of: tree, at: snapshot.sequence)
+        }
+        return Self.json(#"{"sequence":\#(snapshot.sequence),"data":\#(data)}"#)
+    }
+
+    static func chartData(of graph: FamilyGraph, tree: String, today: Int) throws -> String {
+        let drawing = try Chart(graph: graph, format: .html, today: today).drawing()
+        guard let layout = drawing.layout else { return "null" }
+        return try chartRenderer(for: drawing, graph: graph, tree: tree, today: today).renderData(layout, of: drawing.prepared.graph)
+    }
+
+    /// A person's editable fields as the tree holds them now (what an edit's `was` compares).
+    func person(_ id: String, in tree: String) async throws -> Response {
+        let caller = try await accounts.caller()
+        let snapshot = try await snapshot(of: tree, as: caller.user)
+        let member: JSONValue
+        do {
+            member = try TreeMirror.record(snapshot.documents[DocumentKey(.familyTree, id)].flatMap { $0.isDeleted ? nil : $0.body } ?? "", of: DocumentKey(.familyTree, id))
+        } catch {
+            throw APIFailure.notFound("no one in this tree has the id \"\(id.prefix(80))\"")
+        }
+        let file = try TreeFile(root: .object(["members": .array([member]), "unions": .array([]), "crossBloodlineConnections": .array([])]))
+        guard let read = file.graph.members.first else { throw APIFailure.notFound("no one in this tree has the id \"\(id.prefix(80))\"") }
+        struct Person: Encodable { let id: String; let fields: [String: String]; let removed: Bool; let sequence: Int64 }
+        return try Self.json(Person(id: read.id, fields: BrowserEdits.fields(of: read), removed: read.isRemoved, sequence: snapshot.sequence))
+    }
+
+    // MARK: Editing
+
+    private struct EditRequest: Decodable { let edits: [BrowserEdit] }
+    private struct UndoRequest: Decodable { let token: String }
+
+    func saveEdits(_ request: Request, to tree: String) async throws -> Response {
+        let caller = try await accounts.caller()
+        let edits = try await Self.decode(EditRequest.self, from: request).edits
+        let batch = try BrowserEdits(edits)
+        if edits.contains(where: { $0.op == .remove || $0.op == .restore }) {
+            let role = try await store.role(of: caller.user, in: tree)
+            guard let role, role >= .admin else {
+                throw APIFailure.forbidden("removing someone from the tree needs an admin; \(caller.user) is \(role.map(\.withArticle) ?? "no member") of this tree")
+            }
+        }
+        return try await save(batch, as: caller.user, to: tree)
+    }
+
+    /// Undoes one of the user's own saved edits, by the token its answer carried. Undoing a
+    /// person one added hides them again, which a helper may do for their own additions.
+    func undo(_ request: Request, in tree: String) async throws -> Response {
+        let caller = try await accounts.caller()
+        let token = try await Self.decode(UndoRequest.self, from: request).token
+        guard let edits = await live.takeUndo(token, user: caller.user, tree: tree) else {
+            throw APIFailure.notFound("nothing to undo: it was undone already, or saved before the server restarted")
+        }
+        return try await save(try BrowserEdits(edits), as: caller.user, to: tree)
+    }
+
+    func save(_ batch: BrowserEdits, as user: String, to tree: String) async throws -> Response {
+        let store = store, live = live
+        let result: SharedTreeEditor.Result
+        do {
+            result = try await fairShare.run(for: user) {
+                try await live.savingInTurn(to: tree) {
+                    var snapshot = await live.snapshot(of: tree)
+                    let result = try await SharedTreeEditor.apply(to: tree, as: user, in: store, snapshot: &snapshot) { try batch.typedEdits(for: $0) }
+                    await live.keep(snapshot, of: tree)
+                    return result
+                }
+            }
+        } catch let conflicts as BrowserEdits.Conflicts {
+            struct Answer: Encodable { let error: String; let message: String; let conflicts: [BrowserEdits.Conflict] }
+            let fields = conflicts.conflicts.map { "\($0.name)’s \(BrowserEdits.words(ofField: $0.field))" }.joined(separator: ", ")
+            return try Self.json(Answer(error: "conflict", message: "someone else changed \(fields) since you opened it; choose which to keep", conflicts: conflicts.conflicts), status: .conflict)
+        } catch let busy as SharedTreeEditor.KeptChanging {
+            throw APIFailure(.conflict, "busy", busy.description)
+        } catch let problem as FamilyTreeError {
+            throw APIFailure.invalid(String(describing: problem))
+        }
+        let summary = batch.summary(by: user, on: result.after)
+        var undoToken: String?
+        if !result.changed.isEmpty {
+            await live.publish(LiveTrees.Change(sequence: result.sequence, by: user, summary: summary), to: tree)
+            if let undo = batch.undo(madeOn: result.before) { undoToken = await live.keepUndo(undo, user: user, tree: tree) }
+        }
+        let created = zip(batch.edits, batch.newIDs).filter { [.addChild, .addParent, .addPartner].contains($0.0.op) }.map(\.1)
+        struct Answer: Encodable { let sequence: Int64; let summary: String; let undo: String?; let created: [String]; let changed: Int }
+        return try Self.json(Answer(sequence: result.sequence, summary: summary, undo: undoToken, created: created, changed: result.changed.count))
+    }
+
+    // MARK: Changes as they happen
+
+    /// A stream of server-sent events: `change` (`LiveTrees.Change` as JSON, its sequence as the
+    /// event's id) whenever the tree changes, from this server at once and from anywhere else
+    /// within a few seconds; a comment every few seconds keeps the connection open. A page that
+    /// reconnects sends `Last-Event-ID` and misses nothing.
+    func changes(of tree: String, request: Request) async throws -> Response {
+        let caller = try await accounts.caller()
+        let user = caller.user
+        guard try await store.role(of: user, in: tree) != nil else {
+            throw SyncError.notAllowed(user: user, tree: tree, role: nil, operation: .read)
+        }
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+        let after = lastEventID ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
+        let (number, stream) = await live.listen(to: tree, lookEvery: Self.lookEverySeconds)
+        let live = live, store = store
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        let body = ResponseBody { writer in
+            var last = after ?? -1
+            func send(_ text: String) async throws { try await writer.write(ByteBuffer(string: text)) }
+            /// Looks at the store for what changed after `last`, as the user.
+            func look() async throws {
+                let page = try await store.pull(user: user, tree: tree, after: max(last, 0), limit: 1_000)
+                if last < 0 {
+                    // The page gave no version: from now on.
+                    last = page.last?.sequence ?? 0
+                    if page.count == 1_000 { last = await live.snapshot(of: tree).sequence }
+                    return
+                }
+                guard let newest = page.last else { return try await send(": still here\n\n") }
+                last = newest.sequence
+                try await send(Self.event(LiveTrees.Change(sequence: last, by: nil, summary: "the tree changed (\(page.count == 1_000 ? "1,000 or more" : String(page.count)) \(page.count == 1 ? "record" : "records"))")))
+            }
+            do {
+                try await send("retry: 2000\n\n")
+                try await look()
+                for await signal in stream {
+                    switch signal {
+                    case .change(let change) where change.sequence > last:
+                        last = change.sequence
+                        try await send(Self.event(change))
+                    case .change: break
+                    case .look: try await look()
+                    }
+                }
+            } catch let denied as SyncError {
+                try? await send("event: denied\ndata: \(Self.jsonText(["message": denied.description]))\n\n")
+            } catch {
+                // The page went away.
+            }
+            await live.stopListening(number, to: tree)
+            try? await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    static func event(_ change: LiveTrees.Change) -> String {
+        "id: \(change.sequence)\nevent: change\ndata: \(jsonText(change))\n\n"
+    }
+
+    // MARK: JSON
+
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        var request = request
+        let body = try await request.collectBody(upTo: maximumEditBytes)
+        do {
+            return try JSONDecoder().decode(type, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIFailure.invalid("the request does not match: \(APIMiddleware.words(error))")
+        } catch {
+            throw APIFailure.invalid("the request is not JSON")
+        }
+    }
+
+    static func jsonText(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain records cannot fail.
+        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        json(jsonText(value), status: status)
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+#endif

@@ -1,0 +1,160 @@
+#if Server
+import FamilyTreeSync
+internal import Foundation
+
+/// The trees open in browsers on this server process: each one's documents as last read (brought
+/// up to date by pulling only what changed since, as the user asking, so the store checks their
+/// role every time), its chart for that version, the pages listening for changes, and the undo
+/// of each edit saved here.
+///
+/// Nothing here is the truth: the store is. A change saved through another process reaches this
+/// one's listeners when they next look at the store (every few seconds).
+actor LiveTrees {
+    /// A change to a tree, as the pages watching it are told.
+    struct Change: Codable, Sendable, Hashable {
+        /// The tree's change sequence after it.
+        var sequence: Int64
+        /// Who made it, when this server saw them make it.
+        var by: String?
+        /// What it was, in a line ("bob added Tom, a child of Ada").
+        var summary: String
+    }
+
+    /// What a listening page's stream carries: a change saved here, or time to look at the store.
+    enum Signal: Sendable {
+        case change(Change)
+        case look
+    }
+
+    private struct Kept<Value> {
+        var value: Value
+        var used: UInt64
+    }
+
+    private let keptTrees: Int
+    private var clock: UInt64 = 0
+    private var snapshots: [String: Kept<TreeSnapshot>] = [:]
+    private var charts: [String: Kept<(sequence: Int64, data: String)>] = [:]
+    private var listeners: [String: [Int: AsyncStream<Signal>.Continuation]] = [:]
+    private var nextListener = 0
+    private var saving: Set<String> = []
+    private var waitingToSave: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private var undos: [String: (user: String, tree: String, edits: [BrowserEdit])] = [:]
+    private var undoOrder: [String] = []
+    private static let maximumUndos = 10_000
+
+    init(keptTrees: Int = 8) {
+        self.keptTrees = max(1, keptTrees)
+    }
+
+    // MARK: Documents and charts
+
+    /// The tree's documents as last read here (an empty snapshot the first time).
+    func snapshot(of tree: String) -> TreeSnapshot {
+        clock += 1
+        snapshots[tree]?.used = clock
+        return snapshots[tree]?.value ?? TreeSnapshot()
+    }
+
+    /// Keeps `snapshot` unless a newer one of the tree is kept already.
+    func keep(_ snapshot: TreeSnapshot, of tree: String) {
+        clock += 1
+        if let kept = snapshots[tree], kept.value.sequence > snapshot.sequence { return }
+        snapshots[tree] = Kept(value: snapshot, used: clock)
+        Self.evict(&snapshots, keeping: keptTrees)
+    }
+
+    /// The chart data kept for the tree at `sequence`.
+    func chart(of tree: String, at sequence: Int64) -> String? {
+        guard let kept = charts[tree], kept.value.sequence == sequence else { return nil }
+        clock += 1
+        charts[tree]?.used = clock
+        return kept.value.data
+    }
+
+    func keepChart(_ data: String, of tree: String, at sequence: Int64) {
+        clock += 1
+        if let kept = charts[tree], kept.value.sequence > sequence { return }
+        charts[tree] = Kept(value: (sequence, data), used: clock)
+        Self.evict(&charts, keeping: keptTrees)
+    }
+
+    private static func evict<Value>(_ kept: inout [String: Kept<Value>], keeping limit: Int) {
+        while kept.count > limit, let oldest = kept.min(by: { $0.value.used < $1.value.used })?.key { kept[oldest] = nil }
+    }
+
+    // MARK: Saving
+
+    /// Runs `body` while no other save to `tree` runs in this process: relatives saving at once
+    /// here take turns instead of retrying against each other (the compare-and-set still guards
+    /// against every other writer).
+    func savingInTurn<T: Sendable>(to tree: String, _ body: @Sendable () async throws -> T) async throws -> T {
+        if saving.contains(tree) {
+            await withCheckedContinuation { waitingToSave[tree, default: []].append($0) }
+        } else {
+            saving.insert(tree)
+        }
+        defer {
+            // The next in line takes the turn over; with no one waiting, the tree is free.
+            if var next = waitingToSave[tree], !next.isEmpty {
+                let first = next.removeFirst()
+                waitingToSave[tree] = next.isEmpty ? nil : next
+                first.resume()
+            } else {
+                saving.remove(tree)
+            }
+        }
+        return try await body()
+    }
+
+    // MARK: Listening
+
+    /// A stream of the tree's changes saved on this server, with a `look` every `lookEvery`
+    /// seconds; `stopListening` with the number ends it.
+    func listen(to tree: String, lookEvery seconds: Double) -> (Int, AsyncStream<Signal>) {
+        let (stream, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        nextListener += 1
+        let number = nextListener
+        listeners[tree, default: [:]][number] = continuation
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(seconds))
+                if case .terminated = continuation.yield(.look) { return }
+            }
+        }
+        continuation.onTermination = { _ in ticker.cancel() }
+        return (number, stream)
+    }
+
+    func stopListening(_ number: Int, to tree: String) {
+        listeners[tree]?.removeValue(forKey: number)?.finish()
+        if listeners[tree]?.isEmpty == true { listeners[tree] = nil }
+    }
+
+    /// How many pages listen to the tree.
+    func listenerCount(of tree: String) -> Int { listeners[tree]?.count ?? 0 }
+
+    /// Tells every page listening to `tree`.
+    func publish(_ change: Change, to tree: String) {
+        for continuation in (listeners[tree] ?? [:]).values { continuation.yield(.change(change)) }
+    }
+
+    // MARK: Undo
+
+    /// Keeps the edits that undo one of `user`'s; returns the token the page undoes them with.
+    func keepUndo(_ edits: [BrowserEdit], user: String, tree: String) -> String {
+        let token = Secrets.random(bytes: 18)
+        undos[token] = (user, tree, edits)
+        undoOrder.append(token)
+        if undoOrder.count > Self.maximumUndos { undos[undoOrder.removeFirst()] = nil }
+        return token
+    }
+
+    /// The edits of an undo token, once: only to the user and tree it was made for.
+    func takeUndo(_ token: String, user: String, tree: String) -> [BrowserEdit]? {
+        guard let kept = undos[token], kept.user == user, kept.tree == tree else { return nil }
+        undos[token] = nil
+        return kept.edits
+    }
+}
+#endif

@@ -1,0 +1,209 @@
+#if Server
+import FamilyTree
+import FamilyTreeRemote
+import FamilyTreeSync
+import Foundation
+import Testing
+import TestSupport
+@testable import FamilyTreeServer
+
+/// The chart page's edits, undo and live changes over HTTP, with the real server and store. (The
+/// same in two real browsers at once: `ServerProcessTests.aFamilyEditsOneTreeFromTwoBrowsers`.)
+@Suite(.serialized, .timeLimit(.minutes(2))) struct LiveEditingTests {
+    /// A tree of alice's: Ann and Ben, married, with one child Cy; bob and carol helpers, vera a
+    /// viewer, ada an admin, dave nobody. Returns the server and each user's token.
+    func family() async throws -> (RunningServer, [String: String]) {
+        let server = try await RunningServer()
+        var tokens: [String: String] = [:]
+        let (alice, aliceToken) = try await server.user("alice")
+        tokens["alice"] = aliceToken
+        for name in ["bob", "carol", "vera", "ada", "dave"] { tokens[name] = try await server.user(name).token }
+        func record(_ collection: SyncCollection, _ id: String, _ body: String) -> DocumentWrite {
+            DocumentWrite(key: DocumentKey(collection, id), body: body, baseVersion: 0)
+        }
+        _ = try await alice.push(user: "alice", tree: "alice", [
+            record(.familyTree, "ann", #"{"firstName":"Ann","id":"ann","lastName":"Byrne","notes":"Born in Cork"}"#),
+            record(.familyTree, "ben", #"{"firstName":"Ben","id":"ben","lastName":"Byrne"}"#),
+            record(.familyTree, "cy", #"{"birthday":"1980-02-03","firstName":"Cy","id":"cy","lastName":"Byrne"}"#),
+            record(.unions, "u1", #"{"children":["cy"],"id":"u1","partners":["ann","ben"]}"#),
+        ])
+        try await alice.share(tree: "alice", as: "alice", with: "bob", role: .helper)
+        try await alice.share(tree: "alice", as: "alice", with: "carol", role: .helper)
+        try await alice.share(tree: "alice", as: "alice", with: "vera", role: .viewer)
+        try await alice.share(tree: "alice", as: "alice", with: "ada", role: .admin)
+        return (server, tokens)
+    }
+
+    func edit(_ server: RunningServer, _ token: String, _ edits: String) async throws -> RunningServer.Answer {
+        try await server.send("POST", "/trees/alice/edits", body: #"{"edits":[\#(edits)]}"#, token: token)
+    }
+
+    /// The tree as the store holds it, removed members included.
+    func tree(_ server: RunningServer, _ token: String) async throws -> FamilyGraph {
+        let store = ServerDocumentStore(address: try ServerAddress(server.address), user: "alice", token: token)
+        var snapshot = TreeSnapshot()
+        try await snapshot.update(from: store, user: "alice", tree: "alice")
+        return try FamilyGraph(document: TreeDocument(jsonValue: TreeMirror.tree(from: snapshot.bodies)))
+    }
+
+    func object(_ answer: RunningServer.Answer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    @Test func relativesAddingChildrenToOneCoupleAtOnceKeepEveryOne() async throws {
+        let (server, tokens) = try await family()
+        // Twenty children added at once by two relatives, while a third edits the parents' notes.
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for number in 0..<20 {
+                let token = tokens[number.isMultiple(of: 2) ? "bob" : "carol"]!
+                group.addTask {
+                    try await self.edit(server, token, #"{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"Kid \#(number)"}}"#).status
+                }
+            }
+            group.addTask {
+                try await self.edit(server, tokens["ada"]!, #"{"op":"edit","member":"ann","fields":{"notes":"Moved to Leeds"},"was":{"notes":"Born in Cork"}}"#).status
+            }
+            for try await status in group { #expect(status == 200) }
+        }
+        let graph = try await tree(server, tokens["alice"]!)
+        let union = try #require(graph.unions.first { $0.id == "u1" })
+        let names = Set(union.children.compactMap { graph.member($0.member)?.firstName })
+        #expect(names == Set(["Cy"] + (0..<20).map { "Kid \($0)" }), "\(names.sorted())")
+        #expect(graph.members.count == 23, "no child was added twice")
+        #expect(graph.member("ann")?.notes == "Moved to Leeds")
+    }
+
+    @Test func aFieldSomeoneChangedSinceIsAConflictShowingBoth() async throws {
+        let (server, tokens) = try await family()
+        let seen = object(try await server.send("GET", "/trees/alice/people/ann", token: tokens["bob"]!))
+        let fields = try #require(seen["fields"] as? [String: String])
+        #expect(fields["notes"] == "Born in Cork" && fields["firstName"] == "Ann")
+
+        // Carol saves first; bob's edit of the same field from what he saw is refused with both.
+        #expect(try await edit(server, tokens["carol"]!, #"{"op":"edit","member":"ann","fields":{"notes":"Carol's"},"was":{"notes":"Born in Cork"}}"#).status == 200)
+        let refused = try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ann","fields":{"notes":"Bob's","lastName":"Byrne-Ward"},"was":{"notes":"Born in Cork","lastName":"Byrne"}}"#)
+        #expect(refused.status == 409)
+        let conflicts = try #require(object(refused)["conflicts"] as? [[String: Any]])
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?["field"] as? String == "notes" && conflicts.first?["theirs"] as? String == "Carol's" && conflicts.first?["yours"] as? String == "Bob's")
+        #expect(try await tree(server, tokens["alice"]!).member("ann")?.lastName == "Byrne", "nothing of a refused batch is written")
+
+        // Bob keeps his: he has now seen Carol's. A field nobody else changed needs no choice.
+        #expect(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ann","fields":{"notes":"Bob's","lastName":"Byrne-Ward"},"was":{"notes":"Carol's","lastName":"Byrne"}}"#).status == 200)
+        // Two people making the same change is no conflict.
+        #expect(try await edit(server, tokens["carol"]!, #"{"op":"edit","member":"ann","fields":{"lastName":"Byrne-Ward"},"was":{"lastName":"Byrne"}}"#).status == 200)
+        let ann = try #require(try await tree(server, tokens["alice"]!).member("ann"))
+        #expect(ann.notes == "Bob's" && ann.lastName == "Byrne-Ward")
+    }
+
+    @Test func onlyTheRolesThatMayEditDoAndEveryBadEditIsRefusedByName() async throws {
+        let (server, tokens) = try await family()
+        let add = #"{"op":"addChild","member":"ann","fields":{"firstName":"Dee"}}"#
+        #expect(try await edit(server, tokens["vera"]!, add).status == 403, "a viewer")
+        #expect(try await edit(server, tokens["dave"]!, add).status == 403, "no role")
+        #expect(try await server.send("POST", "/trees/alice/edits", body: #"{"edits":[\#(add)]}"#).status == 401)
+        #expect(try await server.send("GET", "/trees/alice/chart.json", token: tokens["dave"]!).status == 403)
+        #expect(try await server.send("GET", "/trees/alice/people/ann", token: tokens["dave"]!).status == 403)
+        #expect(try await edit(server, tokens["bob"]!, #"{"op":"remove","member":"cy"}"#).status == 403, "removing is an admin's")
+        #expect(try await edit(server, tokens["ada"]!, #"{"op":"remove","member":"cy"}"#).status == 200)
+        #expect(try await tree(server, tokens["alice"]!).member("cy")?.isRemoved == true)
+
+        for (bad, words) in [
+            (#"{"op":"edit","member":"nobody","fields":{"notes":"x"}}"#, "nobody"),
+            (#"{"op":"edit","member":"ann","fields":{"birthday":"the day after"}}"#, "not a date"),
+            (#"{"op":"edit","member":"ann","fields":{"password":"x"}}"#, "password"),
+            (#"{"op":"edit","member":"ann","fields":{"firstName":null}}"#, "first name"),
+            (#"{"op":"edit","member":"ann","fields":{"sex":"robot"}}"#, "sex"),
+            (#"{"op":"edit","member":"ann","fields":{"photo":"javascript:alert(1)"}}"#, "data: URL"),
+            (#"{"op":"addChild","member":"ann","fields":{}}"#, "first name"),
+            (#"{"op":"addParent","member":"cy","fields":{"firstName":"Third"}}"#, "already has two parents"),
+            (#"{"op":"link","member":"ann","other":"ann"}"#, "themselves"),
+            (#"{"op":"marry","member":"ann","other":"ghost"}"#, "ghost"),
+            (#"{"op":"fly","member":"ann"}"#, "op"),
+        ] {
+            let refused = try await edit(server, tokens["bob"]!, bad)
+            #expect((400...404).contains(refused.status), "\(bad): \(refused.status) \(refused.body)")
+            #expect(refused.body.contains(words), "\(bad): \(refused.body)")
+        }
+        let tooMany = Array(repeating: add, count: 51).joined(separator: ",")
+        #expect(try await edit(server, tokens["bob"]!, tooMany).status == 413)
+        #expect(try await server.send("POST", "/trees/alice/edits", body: "{not json", token: tokens["bob"]!).status == 400)
+        #expect(try await tree(server, tokens["alice"]!).members.count == 3, "no refused edit wrote anything")
+
+        // A browser session's edits carry its CSRF token.
+        let signIn = try await server.send("POST", "/api/v1/session", body: #"{"user":"bob","password":"correct horse"}"#)
+        let cookie = String(try #require(signIn.headers["set-cookie"]).split(separator: ";")[0])
+        let csrf = try #require(signIn.field("csrfToken"))
+        #expect(try await server.send("POST", "/trees/alice/edits", body: #"{"edits":[\#(add)]}"#, headers: ["Cookie": cookie]).status == 403)
+        #expect(try await server.send("POST", "/trees/alice/edits", body: #"{"edits":[\#(add)]}"#, headers: ["Cookie": cookie, "X-CSRF-Token": csrf]).status == 200)
+        // And the chart page tells its script who is looking, with which role, at which version.
+        let page = try await server.send("GET", "/trees/alice", headers: ["Cookie": cookie])
+        #expect(page.body.contains(#"data-role="helper""#) && page.body.contains(#"data-user="bob""#) && page.body.contains(#"data-csrf="\#(csrf)""#))
+        #expect(page.body.contains(#"<script src="/app/live.js"></script>"#))
+    }
+
+    @Test func hostileTextStaysTextInEveryAnswer() async throws {
+        let (server, tokens) = try await family()
+        let hostile = #"</script><img src=x onerror=alert(1)>\"'&"#
+        let saved = try await edit(server, tokens["bob"]!, #"{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"\#(hostile)"}}"#)
+        #expect(saved.status == 200, "\(saved.body)")
+        let data = try await server.send("GET", "/trees/alice/chart.json", token: tokens["bob"]!)
+        #expect(!data.body.contains("<img") && !data.body.contains("</script>"))
+        #expect(try JSONSerialization.jsonObject(with: Data(data.body.utf8)) is [String: Any], "valid JSON")
+        let page = try await server.send("GET", "/trees/alice", token: tokens["bob"]!)
+        #expect(!page.body.contains("<img src=x"))
+    }
+
+    @Test func undoTakesBackOnesOwnEditOnlyAndKeepsOthersChanges() async throws {
+        let (server, tokens) = try await family()
+        let added = object(try await edit(server, tokens["bob"]!, #"{"op":"addPartner","member":"cy","fields":{"firstName":"Dee"},"date":"2010-06-01"}"#))
+        let partner = try #require((added["created"] as? [String])?.first)
+        #expect(added["undo"] is String, "a partner added can be taken back")
+        let married = object(try await edit(server, tokens["bob"]!, #"{"op":"marry","member":"ben","other":"\#(partner)"}"#))
+        #expect(married["undo"] == nil, "a marriage of two people already in the tree is not undone here: \(married)")
+        let child = object(try await edit(server, tokens["bob"]!, #"{"op":"addChild","member":"cy","other":"\#(partner)","fields":{"firstName":"Eve"}}"#))
+        let childID = try #require((child["created"] as? [String])?.first)
+        let token = try #require(child["undo"] as? String)
+
+        #expect(try await server.send("POST", "/trees/alice/undo", body: #"{"token":"\#(token)"}"#, token: tokens["carol"]!).status == 404, "not carol's")
+        #expect(try await server.send("POST", "/trees/alice/undo", body: #"{"token":"\#(token)"}"#, token: tokens["bob"]!).status == 200)
+        #expect(try await server.send("POST", "/trees/alice/undo", body: #"{"token":"\#(token)"}"#, token: tokens["bob"]!).status == 404, "once")
+        #expect(try await tree(server, tokens["alice"]!).member(childID)?.isRemoved == true, "undoing an addition hides the person again")
+
+        // An edit's undo puts the old values back, unless someone changed them since.
+        let renamed = object(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ben","fields":{"nickname":"Benny","notes":"Bob's"},"was":{"nickname":null,"notes":null}}"#))
+        #expect(try await edit(server, tokens["carol"]!, #"{"op":"edit","member":"ben","fields":{"notes":"Carol's"},"was":{"notes":"Bob's"}}"#).status == 200)
+        let undo = try await server.send("POST", "/trees/alice/undo", body: #"{"token":"\#(try #require(renamed["undo"] as? String))"}"#, token: tokens["bob"]!)
+        #expect(undo.status == 409, "carol's notes are not undone silently: \(undo.body)")
+        #expect(try await tree(server, tokens["alice"]!).member("ben")?.notes == "Carol's")
+    }
+
+    @Test func pagesListeningHearOfEveryChangeWithWhoMadeIt() async throws {
+        let (server, tokens) = try await family()
+        #expect(try await server.send("GET", "/trees/alice/events", token: tokens["dave"]!).status == 403)
+        let stream = try EventStreamReader(address: server.address, path: "/trees/alice/events", headers: ["Authorization": "Bearer \(tokens["carol"]!)"])
+        #expect(stream.head.hasPrefix("HTTP/1.1 200") && stream.head.lowercased().contains("content-type: text/event-stream"), "\(stream.head)")
+        #expect(try stream.next(within: 0.5) == nil, "no change yet")
+
+        _ = try await edit(server, tokens["bob"]!, #"{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"Dee"}}"#)
+        let change = try #require(try stream.next(within: 3))
+        #expect(change.name == "change")
+        let said = try #require(try JSONSerialization.jsonObject(with: Data(change.data.utf8)) as? [String: Any])
+        #expect(said["by"] as? String == "bob")
+        #expect((said["summary"] as? String)?.contains("added Dee, a child of Ann Byrne") == true, "\(said)")
+        let sequence = try #require(said["sequence"] as? Int)
+        #expect(change.id == String(sequence))
+
+        // A push through the sync API (the CLI) is heard as well.
+        let alice = ServerDocumentStore(address: try ServerAddress(server.address), user: "alice", token: tokens["alice"]!)
+        _ = try await alice.push(user: "alice", tree: "alice", [memberWrite("zed", name: "Zed")])
+        let pushed = try #require(try stream.next(within: 3))
+        #expect(pushed.data.contains("alice synced 1 change"))
+
+        // A page reconnecting after sequence N hears of what it missed, from the store.
+        let late = try EventStreamReader(address: server.address, path: "/trees/alice/events", headers: ["Authorization": "Bearer \(tokens["vera"]!)", "Last-Event-ID": String(sequence - 1)])
+        let missed = try #require(try late.next(within: 3))
+        #expect(missed.name == "change" && Int(missed.id ?? "") ?? 0 > sequence - 1)
+    }
+}
+#endif

@@ -12,6 +12,7 @@ undoes it; Carol gives someone a hostile name; Vera sees it all and can change n
 import argparse, json, os, time
 from urllib.parse import urlparse
 import chromium
+from accessibility import serious_violations
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
@@ -23,7 +24,7 @@ parser.add_argument("server")
 parser.add_argument("--screenshots", default="")
 arguments = parser.parse_args()
 origin = urlparse(arguments.server)
-seen = {"requests": [], "consoleErrors": []}
+seen = {"requests": [], "consoleErrors": [], "accessibility": []}
 HOSTILE = "</script><img src=x onerror=window.pwned=1>"
 
 
@@ -107,16 +108,19 @@ try:
     select(bob, "ann")
     select(carol, "ann")
     screenshot(bob, "live-card-1400.png")
+    seen["accessibility"] += serious_violations(bob, "chart with a helper's card") + serious_violations(carol, "chart at 360 px")
     click_card_action(bob, "Add child")
     dialog(bob)
     fill(bob, "firstName", "Dora")
     fill(bob, "lastName", "Byrne")
     fill(bob, "birthday", "2019-04-02")
     screenshot(bob, "live-add-child-1400.png")
+    seen["accessibility"] += serious_violations(bob, "add-a-child dialog")
     click_card_action(carol, "Edit")
     dialog(carol)
     fill(carol, "notes", "Carol: moved to Leeds in 1952")
     screenshot(carol, "live-edit-360.png")
+    seen["accessibility"] += serious_violations(carol, "edit dialog at 360 px")
     started = time.time()
     submit(bob)
     submit(carol)
@@ -147,6 +151,7 @@ try:
     submit(bob)
     seen["conflictDialog"] = wait_for(bob, "const d = document.querySelector('dialog[open]'); return d && d.textContent.includes('Someone else changed') && d.textContent", 10)
     screenshot(bob, "live-conflict-1400.png")
+    seen["accessibility"] += serious_violations(bob, "conflict dialog")
     bob.find_element(By.XPATH, "//dialog[@open]//button[text()='Save my choice']").click()
     seen["benNotesForCarol"] = wait_for(carol, "const t = document.getElementById('card').textContent; return t.includes(\"Bob's note on Ben\") && t", 10)
 
@@ -169,6 +174,7 @@ try:
     actions.perform()
     seen["linkDialog"] = wait_for(bob, "const d = document.getElementById('link-dialog'); return d && d.open && d.querySelector('h2').textContent", 5)
     screenshot(bob, "live-link-1400.png")
+    seen["accessibility"] += serious_violations(bob, "link dialog")
     bob.find_element(By.CSS_SELECTOR, "#link-dialog [data-choice='link']").click()
     seen["doraParentsForCarol"] = wait_for(carol, f"const p = window.familyTreeViewer.person({json.dumps(dora)}); return p && p.parents.some(q => q.id === 'zoe') && p.parents.map(q => q.name).sort()", 10)
 
@@ -203,6 +209,7 @@ try:
         fetch('/trees/alice/edits', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': document.body.dataset.csrf },
           body: JSON.stringify({ edits: [{ op: 'edit', member: 'ann', fields: { notes: 'forged' } }] }) }).then(r => done(r.status), () => done(0));""")
     screenshot(vera, "live-viewer-1400.png")
+    seen["accessibility"] += serious_violations(vera, "a viewer's chart")
     screenshot(carol, "live-chart-360.png")
     seen["carolOverflow"] = carol.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     for driver in (bob, carol, vera):

@@ -10,6 +10,7 @@ leave SERVER), and so are console errors (a Content-Security-Policy violation is
 import argparse, json, os
 from urllib.parse import urlparse
 import chromium
+from accessibility import serious_violations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -19,7 +20,7 @@ for name in ["server", "user", "password", "invite", "new_user", "search"]:
 parser.add_argument("--screenshots", default="")
 arguments = parser.parse_args()
 origin = urlparse(arguments.server)
-seen = {"requests": [], "consoleErrors": []}
+seen = {"requests": [], "consoleErrors": [], "accessibility": []}
 
 
 def browser(width):
@@ -68,6 +69,7 @@ for width in [360, 1400]:
         seen[f"signInShown{width}"] = bool(visible(driver, "signin"))
         seen[f"focusOnHeading{width}"] = driver.execute_script("return document.activeElement && document.activeElement.id")
         screenshot(driver, f"signin-{width}.png")
+        seen["accessibility"] += serious_violations(driver, f"sign-in page at {width} px")
         # A wrong password first: a message, still signed out.
         sign_in(driver, arguments.user, "not the password")
         seen["wrongPassword"] = wait_for(driver, "const m = document.getElementById('signin-message'); return m.classList.contains('error') && m.textContent")
@@ -77,6 +79,7 @@ for width in [360, 1400]:
         seen[f"trees{width}"] = tree_links(driver)
         seen["who"] = driver.find_element(By.ID, "who").text
         screenshot(driver, f"trees-{width}.png")
+        seen["accessibility"] += serious_violations(driver, f"trees at {width} px")
         # The page at 360 px scrolls no wider than the window.
         seen[f"overflow{width}"] = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
 
@@ -88,6 +91,7 @@ for width in [360, 1400]:
         seen["soonMarked"] = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#birthdays .soon")]
         seen[f"birthdaysOverflow{width}"] = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         screenshot(driver, f"birthdays-{width}.png")
+        seen["accessibility"] += serious_violations(driver, f"birthdays at {width} px")
         driver.find_element(By.LINK_TEXT, "Name").click()
         wait_for(driver, "return location.search.includes('sort=name')")
         seen["birthdaysByName"] = rows()
@@ -106,6 +110,7 @@ for width in [360, 1400]:
         seen["injected"] = driver.execute_script("return window.pwned === undefined ? null : window.pwned")
         seen["strayImages"] = driver.execute_script("return document.querySelectorAll('img[src=\"x\"]').length")
         screenshot(driver, f"chart-{width}.png")
+        seen["accessibility"] += serious_violations(driver, f"chart at {width} px")
         record(driver)
 
         # Back to the list by the chart's own link; signed out there: the sign-in form again, and
@@ -127,6 +132,7 @@ try:
     driver.get(arguments.invite)
     seen["inviteShown"] = bool(visible(driver, "invite"))
     screenshot(driver, "invite-360.png")
+    seen["accessibility"] += serious_violations(driver, "invite page")
     driver.find_element(By.ID, "invite-user").send_keys(arguments.new_user)
     driver.find_element(By.ID, "invite-password").send_keys("a new password")
     driver.find_element(By.ID, "invite-repeat").send_keys("a new password" + Keys.ENTER)

@@ -229,6 +229,7 @@ import TestSupport
         #expect((seen["carolOverflow"] as? Int ?? 99) <= 0)
         #expect(seen["consoleErrors"] as? [String] == [], "\(seen["consoleErrors"] ?? "")")
         #expect(seen["foreignRequests"] as? [String] == [])
+        #expect(seen["accessibility"] as? [String] == [], "axe-core's serious and critical findings: \(seen["accessibility"] ?? "")")
 
         // What the store holds, as the owner pulls it with the CLI.
         let pulled = scratch.path("pulled.json").path
@@ -299,6 +300,7 @@ import TestSupport
         #expect(seen["consoleErrors"] as? [String] == [], "\(seen["consoleErrors"] ?? "")")
         #expect(seen["foreignRequests"] as? [String] == [])
         #expect((seen["requests"] as? [String] ?? []).contains { $0.hasSuffix("/app/viewer.js") })
+        #expect(seen["accessibility"] as? [String] == [], "axe-core's serious and critical findings: \(seen["accessibility"] ?? "")")
     }
 
     #if PostgreSQL

@@ -589,8 +589,14 @@ enum HTMLViewer {
       function choose(position) {
         if (position < 0 || position >= results.length) { return; }
         select(results[position], { zoom: true });
+        closeResults();
+      }
+      // An empty list: nothing for the box to point at.
+      function closeResults() {
+        results = [];
         resultsList.replaceChildren();
         searchInput.setAttribute("aria-expanded", "false");
+        searchInput.removeAttribute("aria-activedescendant");
       }
       searchInput.addEventListener("input", search);
       searchInput.addEventListener("keydown", event => {
@@ -605,7 +611,7 @@ enum HTMLViewer {
           event.preventDefault();
           choose(Math.max(active, 0));
         } else if (event.key === "Escape") {
-          resultsList.replaceChildren();
+          closeResults();
         }
       });
 

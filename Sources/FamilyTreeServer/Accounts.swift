@@ -36,6 +36,9 @@ struct Accounts: Sendable {
             guard let credential = try await store.credential(secretHash: Secrets.hash(String(parts[1])), now: now), credential.kind == .token else {
                 throw APIFailure.unauthorized("the personal access token is unknown or revoked: sign in again (familytree login)")
             }
+            guard credential.calendarTree == nil else {
+                throw APIFailure.unauthorized("a calendar address reads its calendar and nothing else; sign in for the rest (familytree login)")
+            }
             return Caller(user: credential.user, credential: credential)
         }
         guard let secret = request.cookie(Self.sessionCookie),
@@ -105,6 +108,34 @@ struct Accounts: Sendable {
             createdAt: Self.now(), lastUsedAt: nil, expiresAt: nil)
         try await store.insertCredential(record)
         return (record, secret)
+    }
+
+    /// A new calendar address of `user` for `tree`'s birthdays, replacing the ones they had for it;
+    /// its secret is returned this once.
+    func makeCalendarFeed(for user: String, tree: String) async throws -> String {
+        try await stopCalendarFeeds(of: user, tree: tree)
+        let secret = Secrets.random()
+        let record = CredentialRecord(
+            id: Secrets.random(bytes: 12), user: user, kind: .token, label: "calendar address for \(tree)'s tree",
+            secretHash: Secrets.hash(secret), csrfToken: CredentialRecord.calendarMark + tree, createdAt: Self.now(), lastUsedAt: nil, expiresAt: nil)
+        try await store.insertCredential(record)
+        return secret
+    }
+
+    /// Ends `user`'s calendar addresses for `tree`; returns how many there were.
+    @discardableResult
+    func stopCalendarFeeds(of user: String, tree: String) async throws -> Int {
+        var stopped = 0
+        for feed in try await store.tokens(of: user) where feed.calendarTree == tree {
+            if try await store.deleteCredential(id: feed.id, of: user) { stopped += 1 }
+        }
+        return stopped
+    }
+
+    /// Whose calendar of which tree a calendar address's secret reads, if it is one still.
+    func calendarFeed(secret: String) async throws -> (user: String, tree: String)? {
+        guard let feed = try await store.credential(secretHash: Secrets.hash(secret), now: Self.now()), let tree = feed.calendarTree else { return nil }
+        return (feed.user, tree)
     }
 
     /// A new browser session of `user`, and the `Set-Cookie` value that starts it.

@@ -42,6 +42,8 @@ struct WebApp: Sendable {
                                 soonOnly: request.uri.queryParameters["within"] != nil)
         }
         registerLiveEditing(on: router)
+        registerCalendarFeeds(on: router)
+        router.get("/app/calendar.js") { _, _ in Self.asset(WebAssets.calendarScript, type: "text/javascript") }
     }
 
     /// Today as a day number (days since 1970-01-01, UTC): the pages' ages and countdowns.
@@ -175,7 +177,7 @@ struct WebApp: Sendable {
             <html lang="en">
             <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>Birthdays in \(escaped(tree))’s tree</title><link rel="stylesheet" href="/app/app.css"></head>
-            <body class="wide">
+            <body class="wide" data-tree="\(escaped(tree))">
             <header><a class="brand" href="/">familytree</a><nav aria-label="This tree"><a href="/">← Trees</a> <a href="/trees/\(escaped(tree))">Chart</a></nav></header>
             <main>
             <h1>Birthdays in \(escaped(tree))’s tree</h1>
@@ -186,7 +188,15 @@ struct WebApp: Sendable {
             <thead><tr><th scope="col">Name</th><th scope="col">Next</th><th scope="col">Age</th><th scope="col">Birthday</th><th scope="col" class="turns"><span class="visually-hidden">Turns</span></th></tr></thead>
             <tbody>
             \(rows)</tbody></table></div>
+            <section id="calendar-address" aria-labelledby="calendar-title">
+            <h2 id="calendar-title">In your phone’s calendar</h2>
+            <p>A private address your calendar app subscribes to: everyone’s birthdays in this tree, kept up to date. Anyone with the address can read them, so keep it to yourself; you can stop it here at any time.</p>
+            <p class="buttons"><button id="calendar-make" type="button">Make my calendar address</button> <button id="calendar-stop" class="quiet" type="button">Stop my calendar address</button></p>
+            <p id="calendar-message" class="message" role="status" aria-live="polite"></p>
+            <p id="calendar-result" hidden><label for="calendar-url">Your calendar address</label> <input id="calendar-url" readonly> <a id="calendar-subscribe" href="#">Subscribe</a></p>
+            </section>
             </main>
+            <script src="/app/calendar.js"></script>
             </body>
             </html>
 

@@ -36,6 +36,14 @@ package struct CredentialRecord: Sendable, Hashable {
     /// Sessions expire; tokens live until revoked (`nil`).
     package var expiresAt: Int64?
 
+    /// For a calendar address (a token that reads one tree's birthday calendar and nothing else),
+    /// that tree. A calendar address is kept with the tokens, listed and revoked like them; its
+    /// mark is in the CSRF column, which tokens do not use and no client can set.
+    package var calendarTree: String? {
+        kind == .token && csrfToken.hasPrefix(Self.calendarMark) ? String(csrfToken.dropFirst(Self.calendarMark.count)) : nil
+    }
+    package static let calendarMark = "calendar:"
+
     package init(
         id: String, user: String, kind: Kind, label: String, secretHash: String, csrfToken: String, createdAt: Int64, lastUsedAt: Int64?,
         expiresAt: Int64?

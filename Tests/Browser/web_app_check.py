@@ -92,6 +92,20 @@ for width in [360, 1400]:
         seen[f"birthdaysOverflow{width}"] = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         screenshot(driver, f"birthdays-{width}.png")
         seen["accessibility"] += serious_violations(driver, f"birthdays at {width} px")
+        if width == 1400:
+            # A calendar address, subscribed to as a calendar app would: no cookie, a real parser.
+            driver.find_element(By.ID, "calendar-make").click()
+            address = wait_for(driver, "const r = document.getElementById('calendar-result'); return r && !r.hidden && document.getElementById('calendar-url').value")
+            seen["calendarSubscribe"] = driver.execute_script("return document.getElementById('calendar-subscribe').getAttribute('href')")
+            seen["accessibility"] += serious_violations(driver, "birthdays with a calendar address")
+            screenshot(driver, "calendar-address-1400.png")
+            from icalendar import Calendar
+            import urllib.request
+            with urllib.request.urlopen(address) as answer:
+                seen["calendarType"] = answer.headers.get("Content-Type")
+                calendar = Calendar.from_ical(answer.read())
+            seen["calendarSummaries"] = sorted(str(event.get("SUMMARY")) for event in calendar.walk("VEVENT"))
+            seen["calendarAddress"] = address
         driver.find_element(By.LINK_TEXT, "Name").click()
         wait_for(driver, "return location.search.includes('sort=name')")
         seen["birthdaysByName"] = rows()

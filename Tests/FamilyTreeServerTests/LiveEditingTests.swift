@@ -205,5 +205,48 @@ import TestSupport
         let missed = try #require(try late.next(within: 3))
         #expect(missed.name == "change" && Int(missed.id ?? "") ?? 0 > sequence - 1)
     }
+
+    @Test func aCalendarAddressListsTheBirthdaysReadsNothingElseAndStops() async throws {
+        let (server, tokens) = try await family()
+        #expect(try await server.send("POST", "/trees/alice/calendar-address", token: tokens["dave"]!).status == 403, "no role, no address")
+        let first = object(try await server.send("POST", "/trees/alice/calendar-address", token: tokens["bob"]!))
+        let firstPath = try #require(first["path"] as? String)
+        let made = object(try await server.send("POST", "/trees/alice/calendar-address", token: tokens["bob"]!))
+        let path = try #require(made["path"] as? String)
+        #expect(path.hasPrefix("/calendar/") && path.hasSuffix(".ics") && path != firstPath)
+        #expect(try await server.send("GET", firstPath).status == 404, "a new address stops the last one")
+
+        // Read with no sign-in at all, as a calendar app would, and by a real iCalendar parser.
+        let feed = try await server.send("GET", path)
+        #expect(feed.status == 200 && feed.headers["content-type"] == "text/calendar; charset=utf-8")
+        let file = server.folder.path("feed.ics")
+        try feed.body.write(to: file, atomically: true, encoding: .utf8)
+        let parsed = try ChildProcess.run("python3", ["-c", """
+            import sys
+            from icalendar import Calendar
+            calendar = Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            for event in calendar.walk('VEVENT'):
+                print(str(event.get('SUMMARY')), event.decoded('DTSTART').isoformat(), event.get('RRULE').to_ical().decode())
+            """, file.path])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        #expect(parsed.stdout.contains("Cy's birthday 1980-02-03") && parsed.stdout.contains("FREQ=YEARLY"), "\(parsed.stdout)")
+
+        // The address is no key to anything else.
+        let secret = String(path.dropFirst("/calendar/".count).dropLast(4))
+        #expect(try await server.send("GET", "/api/v1/trees/alice/documents", token: secret).status == 401)
+        #expect(try await server.send("GET", "/trees/alice/chart.json", token: secret).status == 401)
+        #expect(try await server.send("GET", "/calendar/\(tokens["bob"]!).ics").status == 404, "a token is no calendar address")
+        let listed = try await server.send("GET", "/api/v1/tokens", token: tokens["bob"]!)
+        #expect(listed.body.contains("calendar address for alice's tree"), "listed with the tokens, to revoke: \(listed.body)")
+
+        // Stopped by its owner; and an address stops working when its owner loses the tree.
+        #expect(try await server.send("DELETE", "/trees/alice/calendar-address", token: tokens["bob"]!).body == #"{"stopped":1}"#)
+        #expect(try await server.send("GET", path).status == 404)
+        let carols = try #require(object(try await server.send("POST", "/trees/alice/calendar-address", token: tokens["carol"]!))["path"] as? String)
+        #expect(try await server.send("GET", carols).status == 200)
+        let alice = ServerDocumentStore(address: try ServerAddress(server.address), user: "alice", token: tokens["alice"]!)
+        try await alice.unshare(tree: "alice", as: "alice", member: "carol")
+        #expect(try await server.send("GET", carols).status == 404)
+    }
 }
 #endif

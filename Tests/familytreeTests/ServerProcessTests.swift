@@ -301,6 +301,10 @@ import TestSupport
         #expect(seen["foreignRequests"] as? [String] == [])
         #expect((seen["requests"] as? [String] ?? []).contains { $0.hasSuffix("/app/viewer.js") })
         #expect(seen["accessibility"] as? [String] == [], "axe-core's serious and critical findings: \(seen["accessibility"] ?? "")")
+        // The calendar address made on the birthdays page, read by icalendar with no sign-in.
+        #expect(seen["calendarType"] as? String == "text/calendar; charset=utf-8")
+        #expect((seen["calendarSummaries"] as? [String])?.contains("Soon's birthday") == true, "\(seen["calendarSummaries"] ?? "")")
+        #expect((seen["calendarSubscribe"] as? String)?.hasPrefix("webcal://") == true)
     }
 
     #if PostgreSQL

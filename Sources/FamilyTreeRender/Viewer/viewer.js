@@ -514,8 +514,14 @@
   function choose(position) {
     if (position < 0 || position >= results.length) { return; }
     select(results[position], { zoom: true });
+    closeResults();
+  }
+  // An empty list: nothing for the box to point at.
+  function closeResults() {
+    results = [];
     resultsList.replaceChildren();
     searchInput.setAttribute("aria-expanded", "false");
+    searchInput.removeAttribute("aria-activedescendant");
   }
   searchInput.addEventListener("input", search);
   searchInput.addEventListener("keydown", event => {
@@ -530,7 +536,7 @@
       event.preventDefault();
       choose(Math.max(active, 0));
     } else if (event.key === "Escape") {
-      resultsList.replaceChildren();
+      closeResults();
     }
   });
 

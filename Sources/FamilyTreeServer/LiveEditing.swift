@@ -32,6 +32,10 @@ extension WebApp {
         router.post("/trees/:tree/undo") { request, context in
             try await undo(request, in: try Self.treeID(context))
         }
+        router.get("/trees/:tree/relation") { request, context in
+            try await relation(in: try Self.treeID(context), from: request.uri.queryParameters["from"].map(String.init) ?? "",
+                               to: request.uri.queryParameters["to"].map(String.init) ?? "")
+        }
         router.get("/trees/:tree/events") { request, context in
             try await changes(of: try Self.treeID(context), request: request)
         }
@@ -93,6 +97,20 @@ extension WebApp {
         guard let read = file.graph.members.first else { throw APIFailure.notFound("no one in this tree has the id \"\(id.prefix(80))\"") }
         struct Person: Encodable { let id: String; let fields: [String: String]; let removed: Bool; let sequence: Int64 }
         return try Self.json(Person(id: read.id, fields: BrowserEdits.fields(of: read), removed: read.isRemoved, sequence: snapshot.sequence))
+    }
+
+    /// How `to` is related to `from` (the user's own person), in words: `{"words": "second cousin"}`,
+    /// `null` words for no relation found.
+    func relation(in tree: String, from: String, to: String) async throws -> Response {
+        let caller = try await accounts.caller()
+        let snapshot = try await snapshot(of: tree, as: caller.user)
+        let graph = try Self.graph(of: snapshot.bodies, tree: tree)
+        guard graph.index(of: from) != nil, graph.index(of: to) != nil else {
+            throw APIFailure.notFound("no one in this tree has the id \"\((graph.index(of: from) == nil ? from : to).prefix(80))\"")
+        }
+        struct Answer: Encodable { let words: String? }
+        let words = from == to ? "you" : RelationshipCalculator(graph).relationships(from: from, to: to)?.first?.english
+        return try Self.json(Answer(words: words))
     }
 
     // MARK: Editing

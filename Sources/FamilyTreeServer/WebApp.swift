@@ -43,6 +43,7 @@ struct WebApp: Sendable {
         }
         registerLiveEditing(on: router)
         registerCalendarFeeds(on: router)
+        registerMonthPage(on: router)
         router.get("/app/calendar.js") { _, _ in Self.asset(WebAssets.calendarScript, type: "text/javascript") }
     }
 
@@ -178,7 +179,7 @@ struct WebApp: Sendable {
             <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>Birthdays in \(escaped(tree))’s tree</title><link rel="stylesheet" href="/app/app.css"></head>
             <body class="wide" data-tree="\(escaped(tree))">
-            <header><a class="brand" href="/">familytree</a><nav aria-label="This tree"><a href="/">← Trees</a> <a href="/trees/\(escaped(tree))">Chart</a></nav></header>
+            <header><a class="brand" href="/">familytree</a><nav aria-label="This tree"><a href="/">← Trees</a> <a href="/trees/\(escaped(tree))">Chart</a> <a href="/trees/\(escaped(tree))/month">Month</a></nav></header>
             <main>
             <h1>Birthdays in \(escaped(tree))’s tree</h1>
             <nav class="chips" aria-label="Order">\(sortLinks)</nav>

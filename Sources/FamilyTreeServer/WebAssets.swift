@@ -62,6 +62,24 @@ enum WebAssets {
     #calendar-result { display: grid; gap: .4rem; }
     #calendar-result[hidden] { display: none; }
     p.buttons { display: flex; flex-wrap: wrap; gap: .5rem; }
+    /* The month: a calendar of faces, then the same days as a list. */
+    table.month { table-layout: fixed; }
+    table.month th { text-align: center; }
+    table.month td { height: 6.5rem; padding: .3rem; border: 1px solid var(--line); white-space: normal; }
+    table.month td.other { color: var(--muted); background: color-mix(in srgb, var(--line) 25%, transparent); }
+    table.month td.today { outline: 3px solid var(--accent); outline-offset: -3px; }
+    table.month .date { display: block; font-size: .85rem; font-weight: 600; }
+    table.month ul, ul.month-list { list-style: none; margin: 0; padding: 0; }
+    table.month li { display: flex; align-items: center; gap: .3rem; font-size: .8rem; line-height: 1.2; margin-top: .2rem; overflow-wrap: anywhere; }
+    .face { flex: none; display: inline-flex; align-items: center; justify-content: center; width: 2rem; height: 2rem; border-radius: 50%;
+      object-fit: cover; background: var(--accent); color: var(--bg); font-size: .75rem; font-weight: 600; }
+    ul.month-list li { display: flex; align-items: center; gap: .6rem; padding: .4rem 0; border-bottom: 1px solid var(--line); }
+    @media (max-width: 40rem) {
+      table.month td { height: 3.5rem; padding: .15rem; }
+      table.month .label { display: none; }
+      table.month .face { width: 1.5rem; height: 1.5rem; font-size: .6rem; }
+      table.month li { justify-content: center; }
+    }
     """#
 
     /// The pages' script.
@@ -271,6 +289,9 @@ enum WebAssets {
     .live-dialog .choice { display: flex; gap: 6px; align-items: baseline; text-align: left; overflow-wrap: anywhere; }
     .link-choices button { text-align: left; justify-content: flex-start; }
     .live-dialog :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+    #card .relation { margin: 0 0 4px; color: var(--focus); font-weight: 600; }
+    #card .relation:empty { display: none; }
+    #card button.me { margin-top: 8px; min-height: 44px; }
     """#
 
     /// The chart page's editing and live changes, loaded after the viewer.
@@ -372,7 +393,50 @@ enum WebAssets {
         });
       }
 
-      if (!canEdit) { return; }
+      // MARK: This is me
+
+      // The user's own person in this tree, kept by this browser: the card says how everyone else is
+      // related to them, and the chart opens on them.
+      const meKey = "familytree.me." + me + "." + tree;
+      const storage = (() => { try { return window.localStorage; } catch (error) { return null; } })();
+      let myself = storage ? storage.getItem(meKey) : null;
+      if (myself && !viewer.person(myself)) { myself = null; }
+      const relationCache = new Map();
+      async function relationTo(id) {
+        const key = shown + " " + myself + " " + id;
+        if (!relationCache.has(key)) {
+          const answer = await call("GET", "/relation?from=" + encodeURIComponent(myself) + "&to=" + encodeURIComponent(id));
+          relationCache.set(key, answer.status === 200 && answer.data ? answer.data.words : null);
+        }
+        return relationCache.get(key);
+      }
+      card.addEventListener("familytree:card", async event => {
+        const id = event.detail.id, name = document.getElementById("card-name");
+        const line = element("p", "", "relation");
+        line.id = "card-relation";
+        name.after(line);
+        const meButton = button(myself === id ? "This is not me" : "This is me", () => {
+          myself = myself === id ? null : id;
+          if (storage) { if (myself) { storage.setItem(meKey, myself); } else { storage.removeItem(meKey); } }
+          say(myself ? "The card now says how each person is related to you." : "No one is you in this tree now.");
+          viewer.select(id);
+        }, "quiet me");
+        meButton.setAttribute("aria-pressed", String(myself === id));
+        card.append(meButton);
+        if (myself) {
+          const words = myself === id ? "you" : await relationTo(id);
+          if (viewer.selected === id && words) { line.textContent = words === "you" ? "This is you" : "Your " + words; }
+        }
+      });
+
+      /// The card shown as the page opens gets what this script adds: drawn again, once every
+      /// listener is in place (on the user's own person, unless the address names another).
+      function showFirstCard() {
+        const first = myself && !location.hash ? myself : viewer.selected;
+        if (first) { viewer.select(first); }
+      }
+
+      if (!canEdit) { showFirstCard(); return; }
 
       // MARK: Saving, conflicts and undo
 
@@ -677,6 +741,7 @@ enum WebAssets {
         if (event.key === "Escape" && linkingFrom) { linkingFrom = null; say("Linking stopped."); }
       });
       document.body.classList.add("can-edit");
+      showFirstCard();
     })();
     """#
 

@@ -200,6 +200,18 @@ try:
     seen["injected"] = [driver.execute_script("return window.pwned === undefined ? null : window.pwned") for driver in (bob, carol, vera)]
     seen["strayImages"] = sum(driver.execute_script("return document.querySelectorAll('img[src=\"x\"]').length") for driver in (bob, carol, vera))
 
+    # 5b. Carol says which person she is: the cards say how others are related to her, and the
+    # chart opens on her next time.
+    select(carol, "cy")
+    carol.find_element(By.CSS_SELECTOR, "#card button.me").click()
+    select(carol, "ann")
+    seen["carolsMother"] = wait_for(carol, "return document.getElementById('card-relation') && document.getElementById('card-relation').textContent", 10)
+    carol.get(arguments.server + "/trees/alice")
+    wait_for(carol, "return window.familyTreeViewer && window.familyTreeViewer.firstFrameAt !== null")
+    seen["carolOpensOn"] = wait_for(carol, "return window.familyTreeViewer.selected", 5)
+    seen["carolsOwnCard"] = wait_for(carol, "const r = document.getElementById('card-relation'); return r && r.textContent && [r.textContent, document.querySelectorAll('#card .card-actions button').length]", 5)
+    screenshot(carol, "live-me-360.png")
+
     # 6. Vera, a viewer: the changes, no way to make one, and a forged request refused.
     select(vera, "ann")
     seen["veraActions"] = vera.execute_script("return document.querySelectorAll('.card-actions button, #undo').length")

@@ -106,6 +106,16 @@ for width in [360, 1400]:
                 calendar = Calendar.from_ical(answer.read())
             seen["calendarSummaries"] = sorted(str(event.get("SUMMARY")) for event in calendar.walk("VEVENT"))
             seen["calendarAddress"] = address
+        # The month, from the birthdays page.
+        driver.find_element(By.LINK_TEXT, "Month").click()
+        wait_for(driver, "return document.getElementById('month')")
+        seen[f"monthFaces{width}"] = driver.execute_script("return document.querySelectorAll('#month .face').length")
+        seen[f"monthList{width}"] = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#month-list li")]
+        seen[f"monthOverflow{width}"] = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        seen["accessibility"] += serious_violations(driver, f"month at {width} px")
+        screenshot(driver, f"month-{width}.png")
+        driver.back()
+        wait_for(driver, "return document.getElementById('birthdays')")
         driver.find_element(By.LINK_TEXT, "Name").click()
         wait_for(driver, "return location.search.includes('sort=name')")
         seen["birthdaysByName"] = rows()

@@ -142,6 +142,15 @@ import TestSupport
         #expect(page.body.contains(#"<script src="/app/live.js"></script>"#))
     }
 
+    @Test func relationshipsReadFromTheUsersOwnPerson() async throws {
+        let (server, tokens) = try await family()
+        #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=ann", token: tokens["vera"]!).body == #"{"words":"parent"}"#, "no sex recorded: the word for either")
+        #expect(try await server.send("GET", "/trees/alice/relation?from=ann&to=cy", token: tokens["vera"]!).body == #"{"words":"child"}"#)
+        #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=cy", token: tokens["vera"]!).body == #"{"words":"you"}"#)
+        #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=nobody", token: tokens["vera"]!).status == 404)
+        #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=ann", token: tokens["dave"]!).status == 403)
+    }
+
     @Test func hostileTextStaysTextInEveryAnswer() async throws {
         let (server, tokens) = try await family()
         let hostile = #"</script><img src=x onerror=alert(1)>\"'&"#

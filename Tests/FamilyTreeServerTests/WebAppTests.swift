@@ -117,6 +117,33 @@ import TestSupport
         #expect(soonOnly.contains("sort=age&amp;within=30"), "the orders keep the filter")
     }
 
+    @Test func aMonthShowsFacesOnTheirDaysAndTheSameAsAList() throws {
+        let png = "data:image/png;base64,iVBORw0KGgo="
+        func person(_ id: String, _ first: String, born: String, photo: String? = nil) -> (DocumentKey, String) {
+            var fields: [String: JSONValue] = ["id": .string(id), "firstName": .string(first), "lastName": .string("Byrne"), "birthday": .string(born)]
+            if let photo { fields["photo"] = .string(photo) }
+            return (DocumentKey(.familyTree, id), JSONWriter.string(from: .object(fields)))
+        }
+        let documents = Dictionary(uniqueKeysWithValues: [
+            person("a", "Ann", born: "1950-12-01", photo: png), person("b", "<img src=x onerror=alert(1)>", born: "1990-12-24"),
+            person("c", "Cy", born: "1980-11-30"), person("d", "Dee", born: "1970-06-01"),
+        ])
+        let graph = try WebApp.graph(of: documents, tree: "alice")
+        let today = CalendarDate.dayNumber(year: 2026, month: 12, day: 1)
+        let page = WebApp.monthPage(of: graph, tree: "alice", year: 2026, month: 12, today: today)
+        #expect(page.contains("<h1>December 2026 in alice’s tree</h1>"))
+        #expect(page.contains(#"<td class="today"><span class="date">1</span><ul><li title="Ann · 76"><img class="face" src="\#(png)" alt=""><span class="label">Ann · 76</span></li></ul></td>"#),
+                "a face on today's cell")
+        #expect(page.contains(#"<span class="face" aria-hidden="true">&lt;I</span>"#) || page.contains(#"aria-hidden="true">&lt;S</span>"#) || page.contains("&lt;img src=x"), "initials without a photo")
+        #expect(!page.contains("<img src=x"), "the hostile name is text")
+        #expect(page.contains(#"<td class="other"><span class="date">30</span><ul><li title="Cy · 46">"#), "November's last day, dimmed, with Cy")
+        #expect(!page.contains("Dee"), "June is not December")
+        let list = String(page[page.range(of: #"<ul id="month-list""#)!.lowerBound...])
+        #expect(list.contains("Dec 1</strong> Ann · 76") && list.contains("Dec 24</strong> &lt;img") && !list.contains("Cy"), "the list is December's only")
+        #expect(page.contains(#"href="/trees/alice/month?m=2026-11" rel="prev">← November</a>"#) && page.contains(#"href="/trees/alice/month?m=2027-01" rel="next">January →</a>"#))
+        #expect(WebApp.monthPage(of: graph, tree: "alice", year: 2027, month: 1, today: today).contains("m=2026-12"))
+    }
+
     @Test func theBirthdaysPageIsForTheFamilyOnly() async throws {
         let server = try await RunningServer()
         let (alice, _) = try await server.user("alice")

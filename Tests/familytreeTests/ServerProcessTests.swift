@@ -224,6 +224,10 @@ import TestSupport
         #expect(seen["mistakeShownToCarol"] as? Bool == true && seen["mistakeGoneForCarol"] as? Bool == true, "undo")
         #expect(seen["hostileInBobsCard"] as? Bool == true)
         #expect(seen["injected"] as? [NSNull] != nil && seen["strayImages"] as? Int == 0, "\(seen["injected"] ?? "")")
+        #expect(seen["carolsMother"] as? String == "Your mother", "\(seen["carolsMother"] ?? "")")
+        #expect(seen["carolOpensOn"] as? String == "cy")
+        #expect((seen["carolsOwnCard"] as? [Any])?.first as? String == "This is you" && (seen["carolsOwnCard"] as? [Any])?.last as? Int == 5,
+                "the first card has what the live page adds: \(seen["carolsOwnCard"] ?? "")")
         #expect(seen["veraActions"] as? Int == 0, "a viewer sees no edit controls")
         #expect(seen["forgedStatus"] as? Int == 403)
         #expect((seen["carolOverflow"] as? Int ?? 99) <= 0)
@@ -282,6 +286,11 @@ import TestSupport
             #expect(birthdays.contains { $0.hasPrefix("Soon Byrne ") && $0.contains(" 3 days") }, "\(birthdays.prefix(4))")
             #expect(birthdays.contains { $0.hasPrefix("Coco ") && $0.contains(" 42 Feb 29,") }, "a nickname, the age, the day as recorded")
             #expect(!birthdays.contains { $0.contains("Heinrich") }, "the dead are remembered elsewhere, not counted down")
+            if soon.month == utc.component(.month, from: Date()) {
+                #expect((seen["monthFaces\(width)"] as? Int ?? 0) >= 1, "a face in this month's grid")
+                #expect((seen["monthList\(width)"] as? [String])?.contains { $0.contains("Soon") } == true, "\(seen["monthList\(width)"] ?? "")")
+            }
+            #expect((seen["monthOverflow\(width)"] as? Int ?? 99) <= 0, "the month fits the window")
         }
         #expect((seen["wrongPassword"] as? String)?.contains("password") == true, "\(seen["wrongPassword"] ?? "")")
         #expect(seen["who"] as? String == "alice")

@@ -95,7 +95,50 @@
     });
   }
 
-  if (!canEdit) { return; }
+  // MARK: This is me
+
+  // The user's own person in this tree, kept by this browser: the card says how everyone else is
+  // related to them, and the chart opens on them.
+  const meKey = "familytree.me." + me + "." + tree;
+  const storage = (() => { try { return window.localStorage; } catch (error) { return null; } })();
+  let myself = storage ? storage.getItem(meKey) : null;
+  if (myself && !viewer.person(myself)) { myself = null; }
+  const relationCache = new Map();
+  async function relationTo(id) {
+    const key = shown + " " + myself + " " + id;
+    if (!relationCache.has(key)) {
+      const answer = await call("GET", "/relation?from=" + encodeURIComponent(myself) + "&to=" + encodeURIComponent(id));
+      relationCache.set(key, answer.status === 200 && answer.data ? answer.data.words : null);
+    }
+    return relationCache.get(key);
+  }
+  card.addEventListener("familytree:card", async event => {
+    const id = event.detail.id, name = document.getElementById("card-name");
+    const line = element("p", "", "relation");
+    line.id = "card-relation";
+    name.after(line);
+    const meButton = button(myself === id ? "This is not me" : "This is me", () => {
+      myself = myself === id ? null : id;
+      if (storage) { if (myself) { storage.setItem(meKey, myself); } else { storage.removeItem(meKey); } }
+      say(myself ? "The card now says how each person is related to you." : "No one is you in this tree now.");
+      viewer.select(id);
+    }, "quiet me");
+    meButton.setAttribute("aria-pressed", String(myself === id));
+    card.append(meButton);
+    if (myself) {
+      const words = myself === id ? "you" : await relationTo(id);
+      if (viewer.selected === id && words) { line.textContent = words === "you" ? "This is you" : "Your " + words; }
+    }
+  });
+
+  /// The card shown as the page opens gets what this script adds: drawn again, once every
+  /// listener is in place (on the user's own person, unless the address names another).
+  function showFirstCard() {
+    const first = myself && !location.hash ? myself : viewer.selected;
+    if (first) { viewer.select(first); }
+  }
+
+  if (!canEdit) { showFirstCard(); return; }
 
   // MARK: Saving, conflicts and undo
 
@@ -400,4 +443,5 @@
     if (event.key === "Escape" && linkingFrom) { linkingFrom = null; say("Linking stopped."); }
   });
   document.body.classList.add("can-edit");
+  showFirstCard();
 })();

@@ -79,6 +79,27 @@ public struct HTMLRenderer: Sendable {
         try layout.check(against: graph)
         var writer = ChunkedWriter(output)
         let pageTitle = title ?? "Family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))"
+        writePageStart(title: pageTitle, into: &writer)
+        try writeData(layout, of: graph, title: pageTitle, into: &writer)
+        writePageEnd(into: &writer)
+        try writer.flush()
+        output = writer.output
+    }
+
+    /// The page around data `renderData` wrote (kept from an earlier request, say); `title` is
+    /// the page's (`title`, when set, wins).
+    public func page(around data: String, title fallbackTitle: String) -> String {
+        var writer = ChunkedWriter(CollectedOutput())
+        writePageStart(title: title ?? fallbackTitle, into: &writer)
+        writer.append(data)
+        writePageEnd(into: &writer)
+        // Collecting in memory cannot fail.
+        try! writer.flush()
+        return writer.output.text
+    }
+
+    /// Everything before the data: the head, the viewer's controls, the data script's start tag.
+    private func writePageStart<Output>(title pageTitle: String, into writer: inout ChunkedWriter<Output>) {
         writer.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         writer.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         if case .inline = assets {
@@ -117,7 +138,10 @@ public struct HTMLRenderer: Sendable {
             writer.append(HTMLViewer.body)
         }
         writer.append("<script type=\"application/json\" id=\"family-tree-data\">")
-        try writeData(layout, of: graph, title: pageTitle, into: &writer)
+    }
+
+    /// Everything after the data: the scripts and the page's end.
+    private func writePageEnd<Output>(into writer: inout ChunkedWriter<Output>) {
         switch assets {
         case .inline:
             writer.append("</script>\n<script>\n")
@@ -132,8 +156,6 @@ public struct HTMLRenderer: Sendable {
             }
             writer.append("</body>\n</html>\n")
         }
-        try writer.flush()
-        output = writer.output
     }
 
     /// The page's data alone (what `#family-tree-data` holds): JSON for a site that sends a

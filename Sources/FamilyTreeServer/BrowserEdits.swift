@@ -11,6 +11,8 @@ struct BrowserEdit: Codable, Sendable, Hashable {
     enum Operation: String, Codable, Sendable, CaseIterable {
         /// `member`'s `fields` change; `was` holds the values the user saw.
         case edit
+        /// A new person (`fields`), related to no one yet (`member` is ignored: the tree's first).
+        case add
         /// A new person (`fields`) is a child of `member` and, when given, of `other`.
         case addChild
         /// A new person (`fields`) is a parent of `member`.
@@ -105,7 +107,7 @@ struct BrowserEdits {
                 if name == "fields" { try checkValue(value, of: field, at: "\(place).fields.\(field)") }
             }
         }
-        if [.addChild, .addParent, .addPartner].contains(edit.op) {
+        if [.add, .addChild, .addParent, .addPartner].contains(edit.op) {
             guard case let first?? = edit.fields?["firstName"], !first.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw APIFailure.invalid("\(place): a new person needs a first name (fields.firstName)")
             }
@@ -172,6 +174,8 @@ struct BrowserEdits {
                     }
                 }
                 result.append(.editMember(member.id, Self.changes(edit.fields ?? [:])))
+            case .add:
+                if !exists(newID) { result.append(.addMember(Self.newMember(newID, edit.fields))) }
             case .addChild:
                 if !exists(newID) {
                     result.append(.addMember(Self.newMember(newID, edit.fields), parents: [edit.member] + (edit.other.map { [$0] } ?? [])))
@@ -280,7 +284,7 @@ struct BrowserEdits {
                     was[field] = Self.stored(value, of: field)
                 }
                 undo.append(BrowserEdit(op: .edit, member: edit.member, fields: fields, was: was))
-            case .addChild, .addParent, .addPartner:
+            case .add, .addChild, .addParent, .addPartner:
                 undo.append(BrowserEdit(op: .remove, member: newID))
             case .link:
                 undo.append(BrowserEdit(op: .unlink, member: newID))
@@ -312,6 +316,7 @@ struct BrowserEdits {
             case .edit:
                 let fields = (edit.fields ?? [:]).keys.sorted().map(Self.words(ofField:)).joined(separator: ", ")
                 return "changed \(name(edit.member))’s \(fields)"
+            case .add: return "added \(name(newID))"
             case .addChild: return "added \(name(newID)), a child of \(name(edit.member))"
             case .addParent: return "added \(name(newID)), a parent of \(name(edit.member))"
             case .addPartner: return "added \(name(newID)), a partner of \(name(edit.member))"

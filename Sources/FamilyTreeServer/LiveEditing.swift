@@ -5,6 +5,7 @@ import FamilyTreeSync
 internal import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 
 /// The chart page's own calls: the tree's chart data as it is now, a person's editable fields,
 /// edits and their undo, and a stream of the changes other relatives save (server-sent events).
@@ -67,19 +68,25 @@ extension WebApp {
     func chartData(of tree: String) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
-        let data: String
-        if let kept = await live.chart(of: tree, at: snapshot.sequence) {
-            data = kept
-        } else {
-            data = try Self.chartData(of: try Self.graph(of: snapshot.bodies, tree: tree), tree: tree, today: Self.today)
-            await live.keepChart(data, of: tree, at: snapshot.sequence)
-        }
+        let data = try await chartData(of: tree, snapshot: snapshot)
         return Self.json(#"{"sequence":\#(snapshot.sequence),"data":\#(data)}"#)
+    }
+
+    /// The chart's data for the tree as `snapshot` has it: laid out once per version and day.
+    func chartData(of tree: String, snapshot: TreeSnapshot) async throws -> String {
+        let today = Self.today
+        if let kept = await live.chart(of: tree, at: snapshot.sequence, day: today) { return kept }
+        let data = try Self.chartData(of: try Self.graph(of: snapshot.bodies, tree: tree), tree: tree, today: today)
+        await live.keepChart(data, of: tree, at: snapshot.sequence, day: today)
+        return data
     }
 
     static func chartData(of graph: FamilyGraph, tree: String, today: Int) throws -> String {
         let drawing = try Chart(graph: graph, format: .html, today: today).drawing()
-        guard let layout = drawing.layout else { return "null" }
+        guard let layout = drawing.layout else {
+            // No one to draw yet: an empty chart the viewer opens as it would any other.
+            return #"{"title":"","direction":"top-down","width":0,"height":0,"open":null,"m":[],"u":[],"e":[],"legend":[],"c":[]}"#
+        }
         return try chartRenderer(for: drawing, graph: graph, tree: tree, today: today).renderData(layout, of: drawing.prepared.graph)
     }
 
@@ -169,7 +176,7 @@ extension WebApp {
             await live.publish(LiveTrees.Change(sequence: result.sequence, by: user, summary: summary), to: tree)
             if let undo = batch.undo(madeOn: result.before) { undoToken = await live.keepUndo(undo, user: user, tree: tree) }
         }
-        let created = zip(batch.edits, batch.newIDs).filter { [.addChild, .addParent, .addPartner].contains($0.0.op) }.map(\.1)
+        let created = zip(batch.edits, batch.newIDs).filter { [.add, .addChild, .addParent, .addPartner].contains($0.0.op) }.map(\.1)
         struct Answer: Encodable { let sequence: Int64; let summary: String; let undo: String?; let created: [String]; let changed: Int }
         return try Self.json(Answer(sequence: result.sequence, summary: summary, undo: undoToken, created: created, changed: result.changed.count))
     }
@@ -188,7 +195,7 @@ extension WebApp {
         }
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
         let after = lastEventID ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
-        let (number, stream) = await live.listen(to: tree, lookEvery: Self.lookEverySeconds)
+        let (number, stream, continuation) = await live.listen(to: tree, lookEvery: Self.lookEverySeconds)
         let live = live, store = store
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
@@ -212,14 +219,20 @@ extension WebApp {
             do {
                 try await send("retry: 2000\n\n")
                 try await look()
-                for await signal in stream {
-                    switch signal {
-                    case .change(let change) where change.sequence > last:
-                        last = change.sequence
-                        try await send(Self.event(change))
-                    case .change: break
-                    case .look: try await look()
+                // A server stopping ends the stream (the page reconnects to the next one with
+                // Last-Event-ID): an open stream would otherwise hold the shutdown forever.
+                try await withGracefulShutdownHandler {
+                    for await signal in stream {
+                        switch signal {
+                        case .change(let change) where change.sequence > last:
+                            last = change.sequence
+                            try await send(Self.event(change))
+                        case .change: break
+                        case .look: try await look()
+                        }
                     }
+                } onGracefulShutdown: {
+                    continuation.finish()
                 }
             } catch let denied as SyncError {
                 try? await send("event: denied\ndata: \(Self.jsonText(["message": denied.description]))\n\n")

@@ -34,7 +34,7 @@ actor LiveTrees {
     private let keptTrees: Int
     private var clock: UInt64 = 0
     private var snapshots: [String: Kept<TreeSnapshot>] = [:]
-    private var charts: [String: Kept<(sequence: Int64, data: String)>] = [:]
+    private var charts: [String: Kept<(sequence: Int64, day: Int, data: String)>] = [:]
     private var listeners: [String: [Int: AsyncStream<Signal>.Continuation]] = [:]
     private var nextListener = 0
     private var saving: Set<String> = []
@@ -64,18 +64,18 @@ actor LiveTrees {
         Self.evict(&snapshots, keeping: keptTrees)
     }
 
-    /// The chart data kept for the tree at `sequence`.
-    func chart(of tree: String, at sequence: Int64) -> String? {
-        guard let kept = charts[tree], kept.value.sequence == sequence else { return nil }
+    /// The chart data kept for the tree at `sequence`, made on `day` (its ages are that day's).
+    func chart(of tree: String, at sequence: Int64, day: Int) -> String? {
+        guard let kept = charts[tree], kept.value.sequence == sequence, kept.value.day == day else { return nil }
         clock += 1
         charts[tree]?.used = clock
         return kept.value.data
     }
 
-    func keepChart(_ data: String, of tree: String, at sequence: Int64) {
+    func keepChart(_ data: String, of tree: String, at sequence: Int64, day: Int) {
         clock += 1
         if let kept = charts[tree], kept.value.sequence > sequence { return }
-        charts[tree] = Kept(value: (sequence, data), used: clock)
+        charts[tree] = Kept(value: (sequence, day, data), used: clock)
         Self.evict(&charts, keeping: keptTrees)
     }
 
@@ -111,7 +111,7 @@ actor LiveTrees {
 
     /// A stream of the tree's changes saved on this server, with a `look` every `lookEvery`
     /// seconds; `stopListening` with the number ends it.
-    func listen(to tree: String, lookEvery seconds: Double) -> (Int, AsyncStream<Signal>) {
+    func listen(to tree: String, lookEvery seconds: Double) -> (Int, AsyncStream<Signal>, AsyncStream<Signal>.Continuation) {
         let (stream, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(64))
         nextListener += 1
         let number = nextListener
@@ -123,7 +123,7 @@ actor LiveTrees {
             }
         }
         continuation.onTermination = { _ in ticker.cancel() }
-        return (number, stream)
+        return (number, stream, continuation)
     }
 
     func stopListening(_ number: Int, to tree: String) {

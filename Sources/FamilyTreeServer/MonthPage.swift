@@ -24,7 +24,7 @@ extension WebApp {
             }
             switch try await view(of: tree, returningTo: "/trees/\(tree)/month") {
             case .failure(let answer): return answer.response
-            case .success(let view): return Self.html(Self.monthPage(of: view.graph, tree: tree, year: shown.year, month: shown.month, today: Self.today))
+            case .success(let view): return Self.html(Self.monthPage(of: try view.graph(), tree: tree, year: shown.year, month: shown.month, today: Self.today))
             }
         }
     }

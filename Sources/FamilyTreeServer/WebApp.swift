@@ -54,8 +54,11 @@ struct WebApp: Sendable {
     struct TreeView {
         let caller: Caller
         let role: TreeRole
-        let graph: FamilyGraph
-        let sequence: Int64
+        let snapshot: TreeSnapshot
+        let tree: String
+        var sequence: Int64 { snapshot.sequence }
+        /// The members the documents make (removed ones left out).
+        func graph() throws -> FamilyGraph { try WebApp.graph(of: snapshot.bodies, tree: tree) }
     }
 
     /// The tree as the signed-in user reaches it, or the page to answer instead: sign in first
@@ -79,7 +82,7 @@ struct WebApp: Sendable {
             return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")))
         }
         guard let role else { return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "Ask its owner for an invite."))) }
-        return .success(TreeView(caller: caller, role: role, graph: try Self.graph(of: snapshot.bodies, tree: tree), sequence: snapshot.sequence))
+        return .success(TreeView(caller: caller, role: role, snapshot: snapshot, tree: tree))
     }
 
     /// A page to answer with instead of the one asked for.
@@ -101,29 +104,31 @@ struct WebApp: Sendable {
     func chart(of tree: String) async throws -> Response {
         switch try await view(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
-        case .success(let view): return Self.html(try Self.chartPage(of: view, tree: tree, today: Self.today))
+        case .success(let view):
+            let data = try await chartData(of: tree, snapshot: view.snapshot)
+            return Self.html(Self.chartPage(around: data, of: view, tree: tree))
         }
     }
 
-    /// The chart page: the viewer, and for the live page the facts its script needs (the user,
-    /// their role, the version shown, the session's CSRF token) as `data-` attributes.
-    static func chartPage(of view: TreeView, tree: String, today: Int) throws -> String {
-        let drawing = try Chart(graph: view.graph, format: .html, today: today).drawing()
-        guard let layout = drawing.layout else { return "" }
-        var renderer = chartRenderer(for: drawing, graph: view.graph, tree: tree, today: today)
+    /// The chart page around its data: the viewer, and for the live page the facts its script
+    /// needs (the user, their role, the version shown, the session's CSRF token) as `data-` attributes.
+    static func chartPage(around data: String, of view: TreeView, tree: String) -> String {
+        var renderer = HTMLRenderer(assets: pageAssets)
         renderer.pageData = [
             "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(view.sequence),
             "csrf": view.caller.isSession ? view.caller.credential.csrfToken : "",
         ]
-        return try renderer.render(layout, of: drawing.prepared.graph)
+        return renderer.page(around: data, title: "\(tree)’s family tree")
     }
+
+    /// Where the chart page's style sheet and scripts are.
+    static let pageAssets = HTMLRenderer.Assets.linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/"), moreScripts: ["/app/live.js"])
 
     /// The renderer of a tree's chart page and of its data alone.
     static func chartRenderer(for drawing: Chart.Drawing, graph: FamilyGraph, tree: String, today: Int) -> HTMLRenderer {
         HTMLRenderer(
             labeler: drawing.prepared.labeler, title: "\(tree)’s family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))",
-            openOn: drawing.prepared.openOn, today: today,
-            assets: .linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/"), moreScripts: ["/app/live.js"]))
+            openOn: drawing.prepared.openOn, today: today, assets: pageAssets)
     }
 
     // MARK: Birthdays
@@ -139,7 +144,7 @@ struct WebApp: Sendable {
         }
         switch try await view(of: tree, returningTo: "/trees/\(tree)/birthdays") {
         case .failure(let answer): return answer.response
-        case .success(let view): return Self.html(Self.birthdaysPage(of: view.graph, tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
+        case .success(let view): return Self.html(Self.birthdaysPage(of: try view.graph(), tree: tree, order: order, soonOnly: soonOnly, today: Self.today))
         }
     }
 

@@ -142,6 +142,19 @@ import TestSupport
         #expect(page.body.contains(#"<script src="/app/live.js"></script>"#))
     }
 
+    @Test func anEmptyTreeOpensAndItsFirstPersonIsAddedFromTheBrowser() async throws {
+        let server = try await RunningServer()
+        let (_, token) = try await server.user("erin")
+        let page = try await server.send("GET", "/trees/erin", token: token)
+        #expect(page.status == 200 && page.body.contains(#""m":[]"#), "an empty chart, not an empty page")
+        let added = try await server.send("POST", "/trees/erin/edits", body: #"{"edits":[{"op":"add","member":"-","fields":{"firstName":"Erin","lastName":"Byrne"}}]}"#, token: token)
+        #expect(added.status == 200, "\(added.body)")
+        let data = try await server.send("GET", "/trees/erin/chart.json", token: token)
+        #expect(data.body.contains("Erin Byrne"))
+        // The same version twice is laid out once: the second answer is the kept one, byte for byte.
+        #expect(try await server.send("GET", "/trees/erin/chart.json", token: token).body == data.body)
+    }
+
     @Test func relationshipsReadFromTheUsersOwnPerson() async throws {
         let (server, tokens) = try await family()
         #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=ann", token: tokens["vera"]!).body == #"{"words":"parent"}"#, "no sex recorded: the word for either")

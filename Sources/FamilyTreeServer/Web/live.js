@@ -147,6 +147,10 @@
   undoButton.title = "Undo your last change (Ctrl+Z)";
   undoButton.hidden = true;
   toolbar.append(undoButton);
+  const addButton = button("Add person", () => openAdd(null, "add"));
+  addButton.id = "add-person";
+  addButton.title = "Add someone not yet related to anyone in the tree";
+  toolbar.insertBefore(addButton, undoButton);
 
   async function save(edits, what) {
     say("Saving…");
@@ -349,8 +353,8 @@
   }
 
   function openAdd(id, op) {
-    const person = viewer.person(id);
-    const titles = { addChild: "Add a child of ", addParent: "Add a parent of ", addPartner: "Add a partner of " };
+    const person = id === null ? { name: "", spouses: [] } : viewer.person(id);
+    const titles = { add: "Add a person", addChild: "Add a child of ", addParent: "Add a parent of ", addPartner: "Add a partner of " };
     const dialog = modal(titles[op] + person.name);
     const form = element("form", undefined, "live-form");
     form.id = "add-form";
@@ -373,7 +377,7 @@
     dialog.actions.append(submit, button("Cancel", () => dialog.close(), "quiet"));
     form.addEventListener("submit", async event => {
       event.preventDefault();
-      const edit = { op, member: id, fields: valuesOf(inputs) };
+      const edit = { op, member: id === null ? "-" : id, fields: valuesOf(inputs) };
       if (otherParent && otherParent.value) { edit.other = otherParent.value; }
       if (date && date.value.trim()) { edit.date = date.value.trim(); }
       dialog.close();

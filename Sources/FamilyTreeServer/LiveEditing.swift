@@ -74,20 +74,51 @@ extension WebApp {
 
     /// The chart's data for the tree as `snapshot` has it: laid out once per version and day.
     func chartData(of tree: String, snapshot: TreeSnapshot) async throws -> String {
-        let today = Self.today
-        if let kept = await live.chart(of: tree, at: snapshot.sequence, day: today) { return kept }
-        let data = try Self.chartData(of: try Self.graph(of: snapshot.bodies, tree: tree), tree: tree, today: today)
-        await live.keepChart(data, of: tree, at: snapshot.sequence, day: today)
-        return data
+        let today = Self.today, live = live
+        return try await live.chart(of: tree, at: snapshot.sequence, day: today) {
+            let chart = Chart(graph: try Self.graph(of: snapshot.bodies, tree: tree), format: .html, today: today)
+            let prepared = try chart.prepare()
+            let renderer = Self.chartRenderer(for: prepared, tree: tree, today: today)
+            let signature = Self.layoutSignature(of: prepared)
+            if let layout = await live.layout(of: tree, signature: signature) {
+                return try renderer.renderData(layout, of: prepared.graph)
+            }
+            guard !prepared.graph.members.isEmpty else { return Self.emptyChartData }
+            let layout = try chart.layout(of: prepared)
+            await live.keepLayout(layout, of: tree, signature: signature)
+            return try renderer.renderData(layout, of: prepared.graph)
+        }
     }
 
-    static func chartData(of graph: FamilyGraph, tree: String, today: Int) throws -> String {
-        let drawing = try Chart(graph: graph, format: .html, today: today).drawing()
-        guard let layout = drawing.layout else {
-            // No one to draw yet: an empty chart the viewer opens as it would any other.
-            return #"{"title":"","direction":"top-down","width":0,"height":0,"open":null,"m":[],"u":[],"e":[],"legend":[],"c":[]}"#
+    /// The chart data of a tree with no one in it yet: an empty chart the viewer opens as any other.
+    static let emptyChartData = #"{"title":"","direction":"top-down","width":0,"height":0,"open":null,"m":[],"u":[],"e":[],"legend":[],"c":[]}"#
+
+    /// What the layout of a prepared chart depends on: who is in it in which order, what each box
+    /// says (its size), the order of siblings, and the families and links. Notes, contact details,
+    /// events and the like are on the cards only.
+    static func layoutSignature(of prepared: Chart.Prepared) -> Int {
+        var hasher = Hasher()
+        let graph = prepared.graph
+        hasher.combine(graph.members.count)
+        for member in graph.members {
+            hasher.combine(member.id)
+            hasher.combine(prepared.labeler.lines(for: member))
+            hasher.combine(member.sex)
+            hasher.combine(member.siblingOrderDate)
+            hasher.combine(member.photo != nil)
+            hasher.combine(member.isRemoved)
+            hasher.combine(member.color)
         }
-        return try chartRenderer(for: drawing, graph: graph, tree: tree, today: today).renderData(layout, of: drawing.prepared.graph)
+        for union in graph.unions {
+            hasher.combine(union.id)
+            hasher.combine(union.partners)
+            hasher.combine(union.children)
+            hasher.combine(union.marriage)
+            hasher.combine(union.divorce)
+        }
+        for link in graph.crossBloodlineConnections { hasher.combine(link) }
+        hasher.combine(prepared.openOn)
+        return hasher.finalize()
     }
 
     /// A person's editable fields as the tree holds them now (what an edit's `was` compares).

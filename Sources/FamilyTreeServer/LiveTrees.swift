@@ -1,4 +1,5 @@
 #if Server
+import FamilyTreeLayout
 import FamilyTreeSync
 internal import Foundation
 
@@ -35,6 +36,8 @@ actor LiveTrees {
     private var clock: UInt64 = 0
     private var snapshots: [String: Kept<TreeSnapshot>] = [:]
     private var charts: [String: Kept<(sequence: Int64, day: Int, data: String)>] = [:]
+    private var making: [String: (sequence: Int64, day: Int, task: Task<String, any Error>)] = [:]
+    private var layouts: [String: Kept<(signature: Int, layout: Layout)>] = [:]
     private var listeners: [String: [Int: AsyncStream<Signal>.Continuation]] = [:]
     private var nextListener = 0
     private var saving: Set<String> = []
@@ -70,6 +73,36 @@ actor LiveTrees {
         clock += 1
         charts[tree]?.used = clock
         return kept.value.data
+    }
+
+    /// The chart data of the tree at `sequence` on `day`: kept, being made for another request
+    /// (awaited, not made twice: every window open on a large tree asks for it after an edit), or
+    /// made now by `make`, away from this actor.
+    func chart(of tree: String, at sequence: Int64, day: Int, make: @escaping @Sendable () async throws -> String) async throws -> String {
+        if let kept = chart(of: tree, at: sequence, day: day) { return kept }
+        if let running = making[tree], running.sequence == sequence, running.day == day { return try await running.task.value }
+        let task = Task.detached(priority: .userInitiated) { try await make() }
+        making[tree] = (sequence, day, task)
+        defer { if making[tree]?.sequence == sequence, making[tree]?.day == day { making[tree] = nil } }
+        let data = try await task.value
+        keepChart(data, of: tree, at: sequence, day: day)
+        return data
+    }
+
+    /// The layout kept for the tree when its drawn shape (`signature`) is the same: an edit of
+    /// notes, a photo's place or anything else a box does not show is drawn without laying the
+    /// tree out again.
+    func layout(of tree: String, signature: Int) -> Layout? {
+        guard let kept = layouts[tree], kept.value.signature == signature else { return nil }
+        clock += 1
+        layouts[tree]?.used = clock
+        return kept.value.layout
+    }
+
+    func keepLayout(_ layout: Layout, of tree: String, signature: Int) {
+        clock += 1
+        layouts[tree] = Kept(value: (signature, layout), used: clock)
+        Self.evict(&layouts, keeping: keptTrees)
     }
 
     func keepChart(_ data: String, of tree: String, at sequence: Int64, day: Int) {

@@ -125,10 +125,11 @@ struct WebApp: Sendable {
     static let pageAssets = HTMLRenderer.Assets.linked(styleSheet: "/app/viewer.css", script: "/app/viewer.js", home: .init("← Trees", to: "/"), moreScripts: ["/app/live.js"])
 
     /// The renderer of a tree's chart page and of its data alone.
-    static func chartRenderer(for drawing: Chart.Drawing, graph: FamilyGraph, tree: String, today: Int) -> HTMLRenderer {
-        HTMLRenderer(
-            labeler: drawing.prepared.labeler, title: "\(tree)’s family tree (\(graph.members.count) \(graph.members.count == 1 ? "person" : "people"))",
-            openOn: drawing.prepared.openOn, today: today, assets: pageAssets)
+    static func chartRenderer(for prepared: Chart.Prepared, tree: String, today: Int) -> HTMLRenderer {
+        let count = prepared.graph.members.count
+        return HTMLRenderer(
+            labeler: prepared.labeler, title: "\(tree)’s family tree (\(count) \(count == 1 ? "person" : "people"))",
+            openOn: prepared.openOn, today: today, assets: pageAssets)
     }
 
     // MARK: Birthdays

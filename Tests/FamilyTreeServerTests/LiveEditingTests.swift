@@ -155,6 +155,23 @@ import TestSupport
         #expect(try await server.send("GET", "/trees/erin/chart.json", token: token).body == data.body)
     }
 
+    @Test func anEditNoBoxShowsKeepsTheLayoutAndANameChangeRedoesIt() async throws {
+        let (server, tokens) = try await family()
+        func boxes() async throws -> (positions: [[Double]], text: String) {
+            let answer = try await server.send("GET", "/trees/alice/chart.json", token: tokens["bob"]!)
+            let data = try #require(object(answer)["data"] as? [String: Any])
+            let members = try #require(data["m"] as? [[Any]])
+            return (members.map { member in (2...5).map { (member[$0] as? NSNumber)?.doubleValue ?? -1 } }, answer.body)
+        }
+        let before = try await boxes()
+        #expect(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ann","fields":{"notes":"A new note"}}"#).status == 200)
+        let noted = try await boxes()
+        #expect(noted.text.contains("A new note") && noted.positions == before.positions)
+        #expect(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ann","fields":{"firstName":"Annabel Marguerite Josephine"}}"#).status == 200)
+        let renamed = try await boxes()
+        #expect(renamed.text.contains("Annabel Marguerite Josephine") && renamed.positions != before.positions, "a longer name, a wider box")
+    }
+
     @Test func relationshipsReadFromTheUsersOwnPerson() async throws {
         let (server, tokens) = try await family()
         #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=ann", token: tokens["vera"]!).body == #"{"words":"parent"}"#, "no sex recorded: the word for either")

@@ -121,9 +121,8 @@ with tempfile.TemporaryDirectory() as folder:
             tree = os.path.join(folder, f"tree-{members}.json")
             cli(user_home, ["generate", "--members", str(members), "--seed", "1", "-o", tree])
             cli(user_home, ["sync", "push", tree, "--store", address, "--new-tree"])
-            token = json.load(open(os.path.join(user_home, "credentials.json")))
-            token = next(iter(token.values())) if isinstance(token, dict) else token
-            token = token.get("token") if isinstance(token, dict) else token
+            # credentials.json: {server address: {"token": …, "tokenID": …, "user": …}}
+            token = json.load(open(os.path.join(user_home, "credentials.json")))[address]["token"]
 
             driver = chromium.start(1280, 800)
             driver.set_script_timeout(120)

@@ -94,8 +94,7 @@ struct BrowserEdits {
             }
         }
         try id(edit.member, "member")
-        if [.marry, .divorce, .link, .childOf].contains(edit.op) { try id(edit.other, "other") }
-        if let other = edit.other { try id(other, "other") }
+        if [.marry, .divorce, .link, .childOf].contains(edit.op) || edit.other != nil { try id(edit.other, "other") }
         if let date = edit.date, !date.isEmpty, PartialDate(date) == nil {
             throw APIFailure.invalid("\(place).date \"\(date.prefix(40))\" is not a date (1952, 1952-03, 1952-03-14, about 1952)")
         }
@@ -168,8 +167,9 @@ struct BrowserEdits {
                 let now = Self.fields(of: member)
                 for (field, wanted) in edit.fields ?? [:] {
                     guard let seen = edit.was?[field] else { continue }
+                    // Compared as the tree would hold them: "Ann " is "Ann", "1950-3-1" is "1950-03-01".
                     let current = now[field]
-                    if current != seen, current != wanted {
+                    if current != seen, current != Self.stored(wanted, of: field) {
                         conflicts.append(Conflict(member: member.id, name: member.fullName, field: field, was: seen, yours: wanted, theirs: current))
                     }
                 }

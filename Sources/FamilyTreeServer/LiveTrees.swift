@@ -164,9 +164,6 @@ actor LiveTrees {
         if listeners[tree]?.isEmpty == true { listeners[tree] = nil }
     }
 
-    /// How many pages listen to the tree.
-    func listenerCount(of tree: String) -> Int { listeners[tree]?.count ?? 0 }
-
     /// Tells every page listening to `tree`.
     func publish(_ change: Change, to tree: String) {
         for continuation in (listeners[tree] ?? [:]).values { continuation.yield(.change(change)) }

@@ -29,3 +29,16 @@ def wait_for(driver, script, timeout=30):
             return value
         time.sleep(0.05)
     return None
+
+
+def record(driver, seen):
+    """Console errors and every request the page made, from Chromium's logs, into `seen`. A refusal
+    the page expects (a 401 before signing in, a 409 conflict, a viewer's 403) is logged as a failed
+    load; everything else severe (a policy violation, a script error) counts."""
+    import json
+    seen["consoleErrors"] += [entry["message"] for entry in driver.get_log("browser")
+                              if entry["level"] == "SEVERE" and "the server responded with a status of 4" not in entry["message"]]
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            seen["requests"].append(message["params"]["request"]["url"])

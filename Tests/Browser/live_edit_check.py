@@ -38,13 +38,7 @@ def screenshot(driver, name):
 
 
 def record(driver):
-    # Refusals the test provokes (a conflict, a viewer's forged edit) are logged as failed loads.
-    seen["consoleErrors"] += [entry["message"] for entry in driver.get_log("browser")
-                              if entry["level"] == "SEVERE" and "the server responded with a status of 4" not in entry["message"]]
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            seen["requests"].append(message["params"]["request"]["url"])
+    chromium.record(driver, seen)
 
 
 def open_chart(user, width):

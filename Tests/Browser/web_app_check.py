@@ -36,15 +36,7 @@ def visible(driver, id):
 
 
 def record(driver):
-    """Console errors and every request the page made, from Chromium's logs."""
-    # A refusal the page expects (401 before signing in, a wrong password, a used invite) is logged
-    # as a failed load; everything else severe (a policy violation, a script error) counts.
-    seen["consoleErrors"] += [entry["message"] for entry in driver.get_log("browser")
-                              if entry["level"] == "SEVERE" and "the server responded with a status of 4" not in entry["message"]]
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            seen["requests"].append(message["params"]["request"]["url"])
+    chromium.record(driver, seen)
 
 
 def screenshot(driver, name):

@@ -90,6 +90,8 @@ import TestSupport
 
         // Bob keeps his: he has now seen Carol's. A field nobody else changed needs no choice.
         #expect(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ann","fields":{"notes":"Bob's","lastName":"Byrne-Ward"},"was":{"notes":"Carol's","lastName":"Byrne"}}"#).status == 200)
+        // The same value typed differently is the same value: no conflict.
+        #expect(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"cy","fields":{"lastName":" Byrne "},"was":{"lastName":"Burns"}}"#).status == 200)
         // Two people making the same change is no conflict.
         #expect(try await edit(server, tokens["carol"]!, #"{"op":"edit","member":"ann","fields":{"lastName":"Byrne-Ward"},"was":{"lastName":"Byrne"}}"#).status == 200)
         let ann = try #require(try await tree(server, tokens["alice"]!).member("ann"))

@@ -88,11 +88,11 @@ extension Components.Schemas.Membership {
     package init(_ membership: TreeMembership) {
         self.init(
             tree: membership.tree, user: membership.user, role: .init(membership.role), grantedBy: membership.grantedBy,
-            grantedAt: membership.grantedAt)
+            grantedAt: membership.grantedAt, hidesLiving: membership.hidesLiving ? true : nil)
     }
 
     package var treeMembership: TreeMembership {
-        TreeMembership(tree: tree, user: user, role: role.treeRole, grantedBy: grantedBy, grantedAt: grantedAt)
+        TreeMembership(tree: tree, user: user, role: role.treeRole, grantedBy: grantedBy, grantedAt: grantedAt, hidesLiving: hidesLiving ?? false)
     }
 }
 

@@ -194,9 +194,9 @@ package final class PostgresAccountStore: AccountStore {
     package func insertInvite(_ invite: InviteRecord) async throws {
         try await run { connection, logger in
             _ = try await connection.rows("""
-                INSERT INTO familytree_server_invites (id, code_hash, tree, role, invitee, invited_by, created_at, expires_at)
+                INSERT INTO familytree_server_invites (id, code_hash, tree, role, invitee, invited_by, created_at, expires_at, hides_living)
                 VALUES (\(invite.id), \(invite.codeHash), \(invite.tree), \(invite.role.rawValue), \(invite.invitee), \(invite.invitedBy),
-                    \(invite.createdAt), \(invite.expiresAt))
+                    \(invite.createdAt), \(invite.expiresAt), \(invite.hidesLiving))
                 """, logger: logger)
         }
     }
@@ -204,15 +204,15 @@ package final class PostgresAccountStore: AccountStore {
     package func invite(codeHash: String) async throws -> InviteRecord? {
         try await run { connection, logger in
             try await connection.rows("""
-                SELECT id, code_hash, tree, role, invitee, invited_by, created_at, expires_at, accepted_by
+                SELECT id, code_hash, tree, role, invitee, invited_by, created_at, expires_at, accepted_by, hides_living
                 FROM familytree_server_invites WHERE code_hash = \(codeHash)
                 """, logger: logger).first.flatMap { row in
-                let (id, hash, tree, role, invitee, invitedBy, createdAt, expiresAt, acceptedBy) = try row.decode(
-                    (String, String, String, String, String, String, Int64, Int64, String?).self)
+                let (id, hash, tree, role, invitee, invitedBy, createdAt, expiresAt, acceptedBy, hidesLiving) = try row.decode(
+                    (String, String, String, String, String, String, Int64, Int64, String?, Bool).self)
                 return TreeRole(rawValue: role).map {
                     InviteRecord(
                         id: id, codeHash: hash, tree: tree, role: $0, invitee: invitee, invitedBy: invitedBy, createdAt: createdAt,
-                        expiresAt: expiresAt, acceptedBy: acceptedBy)
+                        expiresAt: expiresAt, acceptedBy: acceptedBy, hidesLiving: hidesLiving)
                 }
             }
         }
@@ -253,6 +253,31 @@ package final class PostgresAccountStore: AccountStore {
     package func clearFailures(key: String) async throws {
         try await run { connection, logger in
             _ = try await connection.rows("DELETE FROM familytree_server_sign_in_failures WHERE key = \(key)", logger: logger)
+        }
+    }
+
+    package func hidesLiving(tree: String, user: String) async throws -> Bool {
+        try await run { connection, logger in
+            !(try await connection.rows(
+                "SELECT 1 FROM familytree_server_private_shares WHERE tree = \(tree) AND user_id = \(user)", logger: logger)).isEmpty
+        }
+    }
+
+    package func setHidesLiving(_ hides: Bool, tree: String, user: String) async throws {
+        try await run { connection, logger in
+            if hides {
+                _ = try await connection.rows(
+                    "INSERT INTO familytree_server_private_shares (tree, user_id) VALUES (\(tree), \(user)) ON CONFLICT DO NOTHING", logger: logger)
+            } else {
+                _ = try await connection.rows("DELETE FROM familytree_server_private_shares WHERE tree = \(tree) AND user_id = \(user)", logger: logger)
+            }
+        }
+    }
+
+    package func usersHidingLiving(in tree: String) async throws -> Set<String> {
+        try await run { connection, logger in
+            Set(try await connection.rows("SELECT user_id FROM familytree_server_private_shares WHERE tree = \(tree)", logger: logger)
+                .map { try $0.decode(String.self) })
         }
     }
 }

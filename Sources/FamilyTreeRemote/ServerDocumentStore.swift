@@ -82,8 +82,15 @@ public struct ServerDocumentStore: SharedTreeStore {
     }
 
     public func share(tree: String, as user: String, with member: String, role: TreeRole) async throws(SyncError) {
+        try await share(tree: tree, as: user, with: member, role: role, hidingLiving: false)
+    }
+
+    /// Gives `member` `role` on `tree`, as `user`; with `hidingLiving`, a viewer sees living people
+    /// as "Living" (no dates, photo, notes or contact details) and cannot pull the documents.
+    public func share(tree: String, as user: String, with member: String, role: TreeRole, hidingLiving: Bool) async throws(SyncError) {
         try check(user)
-        switch try await call({ try await client.shareTree(path: .init(tree: tree, user: member), body: .json(.init(role: .init(role)))) }) {
+        let grant = Components.Schemas.RoleGrant(role: .init(role), hidesLiving: hidingLiving)
+        switch try await call({ try await client.shareTree(path: .init(tree: tree, user: member), body: .json(grant)) }) {
         case .noContent: return
         case .default(let status, let failure): throw Self.error(status, failure)
         }
@@ -138,9 +145,12 @@ public struct ServerDocumentStore: SharedTreeStore {
         }
     }
 
-    /// Makes an invite into `role` on `tree`; returns its link.
-    public func invite(tree: String, role: TreeRole, invitee: String?, expiresInHours: Int) async throws(SyncError) -> (link: String, expiresAt: String) {
-        let body = Components.Schemas.InviteRequest(role: .init(role), invitee: invitee, expiresInHours: expiresInHours)
+    /// Makes an invite into `role` on `tree` (with `hidingLiving`, a viewer's share that hides
+    /// living people); returns its link.
+    public func invite(
+        tree: String, role: TreeRole, invitee: String?, expiresInHours: Int, hidingLiving: Bool = false
+    ) async throws(SyncError) -> (link: String, expiresAt: String) {
+        let body = Components.Schemas.InviteRequest(role: .init(role), invitee: invitee, expiresInHours: expiresInHours, hidesLiving: hidingLiving)
         switch try await call({ try await client.createInvite(path: .init(tree: tree), body: .json(body)) }) {
         case .created(let created):
             let invite = try decoded { try created.body.json }

@@ -57,6 +57,22 @@ struct Accounts: Sendable {
         return Caller(user: credential.user, credential: credential)
     }
 
+    // MARK: Shares that hide the living
+
+    /// Whether `user`, with `role` on `tree`, sees living people hidden: a viewer whose share says
+    /// so (a role that edits sees what it edits).
+    func hidesLiving(from user: String, in tree: String, role: TreeRole?) async throws -> Bool {
+        guard role == .viewer else { return false }
+        return try await store.hidesLiving(tree: tree, user: user)
+    }
+
+    /// Refuses a share that would hide living people from a role that edits.
+    static func checkHidingLiving(_ hides: Bool, role: TreeRole) throws {
+        if hides, role != .viewer {
+            throw APIFailure.invalid("living people are hidden from viewers only: \(role.withArticle) edits what they see")
+        }
+    }
+
     // MARK: Passwords
 
     /// The account whose password this is, or an error; refused without a look at the password

@@ -68,24 +68,28 @@ extension WebApp {
     func chartData(of tree: String) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
-        let data = try await chartData(of: tree, snapshot: snapshot)
+        let hidesLiving = try await hidesLiving(from: caller.user, in: tree)
+        let data = try await chartData(of: tree, snapshot: snapshot, hidingLiving: hidesLiving)
         return Self.json(#"{"sequence":\#(snapshot.sequence),"data":\#(data)}"#)
     }
 
-    /// The chart's data for the tree as `snapshot` has it: laid out once per version and day.
-    func chartData(of tree: String, snapshot: TreeSnapshot) async throws -> String {
+    /// The chart's data for the tree as `snapshot` has it (living people hidden or not): laid out
+    /// once per version and day.
+    func chartData(of tree: String, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> String {
         let today = Self.today, live = live
-        return try await live.chart(of: tree, at: snapshot.sequence, day: today) {
-            let chart = Chart(graph: try Self.graph(of: snapshot.bodies, tree: tree), format: .html, today: today)
+        // The two readings of a tree are kept apart ('#' is in no tree's id).
+        let kept = hidingLiving ? tree + "#living-hidden" : tree
+        return try await live.chart(of: kept, at: snapshot.sequence, day: today) {
+            let chart = Chart(graph: try Self.graph(of: snapshot.bodies, tree: tree, hidingLiving: hidingLiving), format: .html, today: today)
             let prepared = try chart.prepare()
             let renderer = Self.chartRenderer(for: prepared, tree: tree, today: today)
             let signature = Self.layoutSignature(of: prepared)
-            if let layout = await live.layout(of: tree, signature: signature) {
+            if let layout = await live.layout(of: kept, signature: signature) {
                 return try renderer.renderData(layout, of: prepared.graph)
             }
             guard !prepared.graph.members.isEmpty else { return Self.emptyChartData }
             let layout = try chart.layout(of: prepared)
-            await live.keepLayout(layout, of: tree, signature: signature)
+            await live.keepLayout(layout, of: kept, signature: signature)
             return try renderer.renderData(layout, of: prepared.graph)
         }
     }
@@ -125,6 +129,10 @@ extension WebApp {
     func person(_ id: String, in tree: String) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
+        // The fields as stored are for editing; a share that hides the living sees only the chart's.
+        if try await hidesLiving(from: caller.user, in: tree) {
+            throw APIFailure.forbidden("\(caller.user) sees this tree with living people hidden; a person's stored fields are for those who edit")
+        }
         let member: JSONValue
         do {
             member = try TreeMirror.record(snapshot.documents[DocumentKey(.familyTree, id)].flatMap { $0.isDeleted ? nil : $0.body } ?? "", of: DocumentKey(.familyTree, id))
@@ -142,7 +150,7 @@ extension WebApp {
     func relation(in tree: String, from: String, to: String) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
-        let graph = try Self.graph(of: snapshot.bodies, tree: tree)
+        let graph = try Self.graph(of: snapshot.bodies, tree: tree, hidingLiving: try await hidesLiving(from: caller.user, in: tree))
         guard graph.index(of: from) != nil, graph.index(of: to) != nil else {
             throw APIFailure.notFound("no one in this tree has the id \"\((graph.index(of: from) == nil ? from : to).prefix(80))\"")
         }
@@ -221,9 +229,12 @@ extension WebApp {
     func changes(of tree: String, request: Request) async throws -> Response {
         let caller = try await accounts.caller()
         let user = caller.user
-        guard try await store.role(of: user, in: tree) != nil else {
+        let role = try await store.role(of: user, in: tree)
+        guard role != nil else {
             throw SyncError.notAllowed(user: user, tree: tree, role: nil, operation: .read)
         }
+        // A change's line names the people it touched: to a share that hides the living, only who and how many.
+        let hidesLiving = try await accounts.hidesLiving(from: user, in: tree, role: role)
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
         let after = lastEventID ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
         let (number, stream, continuation) = await live.listen(to: tree, lookEvery: Self.lookEverySeconds)
@@ -255,8 +266,9 @@ extension WebApp {
                 try await withGracefulShutdownHandler {
                     for await signal in stream {
                         switch signal {
-                        case .change(let change) where change.sequence > last:
+                        case .change(var change) where change.sequence > last:
                             last = change.sequence
+                            if hidesLiving { change.summary = "\(change.by ?? "someone") changed the tree" }
                             try await send(Self.event(change))
                         case .change: break
                         case .look: try await look()

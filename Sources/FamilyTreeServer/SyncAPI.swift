@@ -97,6 +97,8 @@ struct SyncAPI: APIProtocol {
             guard TreeRole.shareable.contains(role) else {
                 throw APIFailure.invalid("an invite gives admin, helper or viewer; the owner's role is handed on with a transfer")
             }
+            let hidesLiving = request.hidesLiving ?? false
+            try Accounts.checkHidingLiving(hidesLiving, role: role)
             // Refused now, in the store's words, rather than when the invite is accepted.
             let own = try await store.role(of: caller.user, in: tree)
             guard own?.allows(.share) == true, role <= (own ?? .viewer) else {
@@ -108,7 +110,7 @@ struct SyncAPI: APIProtocol {
             let hours = Int64(min(max(request.expiresInHours ?? 72, 1), 720))
             let invite = InviteRecord(
                 id: Secrets.random(bytes: 12), codeHash: Secrets.hash(code), tree: tree, role: role, invitee: invitee,
-                invitedBy: caller.user, createdAt: now, expiresAt: now + hours * 3600, acceptedBy: nil)
+                invitedBy: caller.user, createdAt: now, expiresAt: now + hours * 3600, acceptedBy: nil, hidesLiving: hidesLiving)
             try await accounts.store.insertInvite(invite)
             return .created(.init(body: .json(.init(code: code, link: "\(baseURL())/invite/\(code)", expiresAt: Self.time(invite.expiresAt)))))
         }
@@ -129,7 +131,7 @@ struct SyncAPI: APIProtocol {
         let invite = try await openInvite(input.path.code)
         return .ok(.init(body: .json(.init(
             tree: invite.tree, role: .init(invite.role), invitedBy: invite.invitedBy, invitee: invite.invitee.isEmpty ? nil : invite.invitee,
-            expiresAt: Self.time(invite.expiresAt)))))
+            expiresAt: Self.time(invite.expiresAt), hidesLiving: invite.hidesLiving ? true : nil))))
     }
 
     func acceptInvite(_ input: Operations.AcceptInvite.Input) async throws -> Operations.AcceptInvite.Output {
@@ -151,6 +153,8 @@ struct SyncAPI: APIProtocol {
         }
         do {
             if isNew { _ = try await accounts.createAccount(user: acceptance.user, password: acceptance.password) }
+            // The rule first: a share never stands, even for a moment, without the rule it was given with.
+            try await accounts.store.setHidesLiving(invite.hidesLiving, tree: invite.tree, user: acceptance.user)
             // Granted as the inviter: if they have lost the right to share since, the store refuses.
             try await store.share(tree: invite.tree, as: invite.invitedBy, with: acceptance.user, role: invite.role)
         } catch {
@@ -169,13 +173,19 @@ struct SyncAPI: APIProtocol {
 
     func listTrees(_ input: Operations.ListTrees.Input) async throws -> Operations.ListTrees.Output {
         try await asCaller { caller in
-            .ok(.init(body: .json(try await store.trees(of: caller.user).map(Components.Schemas.Membership.init))))
+            var trees = try await store.trees(of: caller.user)
+            for index in trees.indices {
+                trees[index].hidesLiving = try await accounts.hidesLiving(from: caller.user, in: trees[index].tree, role: trees[index].role)
+            }
+            return .ok(.init(body: .json(trees.map(Components.Schemas.Membership.init))))
         }
     }
 
     func deleteTree(_ input: Operations.DeleteTree.Input) async throws -> Operations.DeleteTree.Output {
         try await asCaller { caller in
-            try await store.deleteTree(try Self.userID(input.path.tree), as: caller.user)
+            let tree = try Self.userID(input.path.tree)
+            try await store.deleteTree(tree, as: caller.user)
+            for user in try await accounts.store.usersHidingLiving(in: tree) { try await accounts.store.setHidesLiving(false, tree: tree, user: user) }
             return .noContent(.init())
         }
     }
@@ -193,7 +203,13 @@ struct SyncAPI: APIProtocol {
         guard after >= 0 else { throw APIFailure.invalid("after must be 0 or more") }
         guard (1...5000).contains(limit) else { throw APIFailure.invalid("limit must be from 1 to 5000") }
         return try await asCaller { caller in
-            let documents = try await store.pull(user: caller.user, tree: try Self.userID(input.path.tree), after: after, limit: limit)
+            let tree = try Self.userID(input.path.tree)
+            // The documents are the tree whole; a share that hides the living reads it only as pages.
+            if try await accounts.hidesLiving(from: caller.user, in: tree, role: try await store.role(of: caller.user, in: tree)) {
+                throw APIFailure.forbidden(
+                    "\(caller.user) sees \(tree)'s tree with living people hidden, so its documents are not pulled: open it in the browser, or ask for a share without that rule")
+            }
+            let documents = try await store.pull(user: caller.user, tree: tree, after: after, limit: limit)
             return .ok(.init(body: .json(.init(documents: documents.map(Components.Schemas.Document.init)))))
         }
     }
@@ -232,7 +248,11 @@ struct SyncAPI: APIProtocol {
 
     func listMembers(_ input: Operations.ListMembers.Input) async throws -> Operations.ListMembers.Output {
         try await asCaller { caller in
-            .ok(.init(body: .json(try await store.members(of: try Self.userID(input.path.tree), as: caller.user).map(Components.Schemas.Membership.init))))
+            let tree = try Self.userID(input.path.tree)
+            var members = try await store.members(of: tree, as: caller.user)
+            let hiding = try await accounts.store.usersHidingLiving(in: tree)
+            for index in members.indices where members[index].role == .viewer { members[index].hidesLiving = hiding.contains(members[index].user) }
+            return .ok(.init(body: .json(members.map(Components.Schemas.Membership.init))))
         }
     }
 
@@ -247,14 +267,23 @@ struct SyncAPI: APIProtocol {
             guard try await accounts.store.account(try Self.userID(input.path.user)) != nil else {
                 throw APIFailure.notFound("this server has no user \(try Self.userID(input.path.user)): invite them instead")
             }
-            try await store.share(tree: try Self.userID(input.path.tree), as: caller.user, with: try Self.userID(input.path.user), role: grant.role.treeRole)
+            let tree = try Self.userID(input.path.tree), member = try Self.userID(input.path.user)
+            let hidesLiving = grant.hidesLiving ?? false
+            try Accounts.checkHidingLiving(hidesLiving, role: grant.role.treeRole)
+            // In the order that never shows more than the share allows: a rule is set before the
+            // share it guards, and lifted after the share that no longer needs it.
+            if hidesLiving { try await accounts.store.setHidesLiving(true, tree: tree, user: member) }
+            try await store.share(tree: tree, as: caller.user, with: member, role: grant.role.treeRole)
+            if !hidesLiving { try await accounts.store.setHidesLiving(false, tree: tree, user: member) }
             return .noContent(.init())
         }
     }
 
     func unshareTree(_ input: Operations.UnshareTree.Input) async throws -> Operations.UnshareTree.Output {
         try await asCaller { caller in
-            try await store.unshare(tree: try Self.userID(input.path.tree), as: caller.user, member: try Self.userID(input.path.user))
+            let tree = try Self.userID(input.path.tree), member = try Self.userID(input.path.user)
+            try await store.unshare(tree: tree, as: caller.user, member: member)
+            try await accounts.store.setHidesLiving(false, tree: tree, user: member)
             return .noContent(.init())
         }
     }

@@ -56,9 +56,11 @@ struct WebApp: Sendable {
         let role: TreeRole
         let snapshot: TreeSnapshot
         let tree: String
+        /// The user's share hides living people's details from them.
+        let hidesLiving: Bool
         var sequence: Int64 { snapshot.sequence }
-        /// The members the documents make (removed ones left out).
-        func graph() throws -> FamilyGraph { try WebApp.graph(of: snapshot.bodies, tree: tree) }
+        /// The members the documents make (removed ones left out), the living hidden when the share says so.
+        func graph() throws -> FamilyGraph { try WebApp.graph(of: snapshot.bodies, tree: tree, hidingLiving: hidesLiving) }
     }
 
     /// The tree as the signed-in user reaches it, or the page to answer instead: sign in first
@@ -82,7 +84,8 @@ struct WebApp: Sendable {
             return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "\(reason). Ask its owner for an invite.")))
         }
         guard let role else { return .failure(PageAnswer(Self.notice(.forbidden, title: "Not your family's tree", text: "Ask its owner for an invite."))) }
-        return .success(TreeView(caller: caller, role: role, snapshot: snapshot, tree: tree))
+        let hidesLiving = try await accounts.hidesLiving(from: caller.user, in: tree, role: role)
+        return .success(TreeView(caller: caller, role: role, snapshot: snapshot, tree: tree, hidesLiving: hidesLiving))
     }
 
     /// A page to answer with instead of the one asked for.
@@ -92,9 +95,17 @@ struct WebApp: Sendable {
     }
 
     /// The members (removed ones left out) the documents make.
-    static func graph(of documents: [DocumentKey: String], tree: String) throws -> FamilyGraph {
+    static func graph(of documents: [DocumentKey: String], tree: String, hidingLiving: Bool = false) throws -> FamilyGraph {
         let (root, _) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
-        return try FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree")
+        let graph = try FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree")
+        guard hidingLiving else { return graph }
+        // The rule of `render --private living`, with its defaults, as of today.
+        return graph.privatizingLiving(LivingRule().living(in: graph, today: today), names: .surname).graph
+    }
+
+    /// Whether `user` reads `tree` with living people hidden (their share says so).
+    func hidesLiving(from user: String, in tree: String) async throws -> Bool {
+        try await accounts.hidesLiving(from: user, in: tree, role: try await store.role(of: user, in: tree))
     }
 
     // MARK: The chart
@@ -105,7 +116,7 @@ struct WebApp: Sendable {
         switch try await view(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
         case .success(let view):
-            let data = try await chartData(of: tree, snapshot: view.snapshot)
+            let data = try await chartData(of: tree, snapshot: view.snapshot, hidingLiving: view.hidesLiving)
             return Self.html(Self.chartPage(around: data, of: view, tree: tree))
         }
     }
@@ -118,6 +129,7 @@ struct WebApp: Sendable {
             "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(view.sequence),
             "csrf": view.caller.isSession ? view.caller.credential.csrfToken : "",
         ]
+        if view.hidesLiving { renderer.pageData["hides-living"] = "true" }
         return renderer.page(around: data, title: "\(tree)’s family tree")
     }
 

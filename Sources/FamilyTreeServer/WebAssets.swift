@@ -340,6 +340,11 @@ enum WebAssets {
         if (text) { statusTimer = setTimeout(() => { status.hidden = true; }, isError ? 12000 : 6000); }
       }
       say("");
+      if (facts.hidesLiving === "true") {
+        // Said once, and kept in the toolbar's title for whoever looks again.
+        say("Living people are shown as \u201cLiving\u201d in your view of this tree.");
+        if (toolbar) { toolbar.title = "Living people are hidden in your view of this tree"; }
+      }
 
       async function call(method, path, body) {
         const headers = { "Accept": "application/json" };

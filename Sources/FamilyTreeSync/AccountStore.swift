@@ -71,10 +71,12 @@ package struct InviteRecord: Sendable, Hashable {
     package var createdAt: Int64
     package var expiresAt: Int64
     package var acceptedBy: String?
+    /// Whether the share it makes hides living people's details (a viewer's only).
+    package var hidesLiving: Bool
 
     package init(
         id: String, codeHash: String, tree: String, role: TreeRole, invitee: String, invitedBy: String, createdAt: Int64, expiresAt: Int64,
-        acceptedBy: String?
+        acceptedBy: String?, hidesLiving: Bool = false
     ) {
         self.id = id
         self.codeHash = codeHash
@@ -85,6 +87,7 @@ package struct InviteRecord: Sendable, Hashable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.acceptedBy = acceptedBy
+        self.hidesLiving = hidesLiving
     }
 }
 
@@ -119,6 +122,13 @@ package protocol AccountStore: Sendable {
     func recordFailure(keys: [String], now: Int64, window: Int64) async throws
     func failures(key: String, now: Int64, window: Int64) async throws -> Int
     func clearFailures(key: String) async throws
+
+    /// Whether `user`'s share of `tree` hides living people's details from them (the server
+    /// applies it to a viewer; a role that edits sees what it edits).
+    func hidesLiving(tree: String, user: String) async throws -> Bool
+    func setHidesLiving(_ hides: Bool, tree: String, user: String) async throws
+    /// The users whose share of `tree` hides living people.
+    func usersHidingLiving(in tree: String) async throws -> Set<String>
 }
 
 /// The accounts in the embedded store's SQLite file, beside its documents (tables `server_*`).
@@ -161,12 +171,21 @@ package final class SQLiteAccountStore: AccountStore {
                     accepted_by TEXT,
                     accepted_at INTEGER
                 ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS server_private_shares (
+                    tree TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    PRIMARY KEY (tree, user)
+                ) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS server_sign_in_failures (
                     key TEXT NOT NULL,
                     at INTEGER NOT NULL
                 );
                 CREATE INDEX IF NOT EXISTS server_sign_in_failures_by_key ON server_sign_in_failures (key, at);
                 """)
+            // Added after the table was first made: a store made before has no such column.
+            if try !db.columns(in: "server_invites").contains(where: { $0.name == "hides_living" }) {
+                try db.execute(sql: "ALTER TABLE server_invites ADD COLUMN hides_living INTEGER NOT NULL DEFAULT 0")
+            }
         }
     }
 
@@ -246,12 +265,12 @@ package final class SQLiteAccountStore: AccountStore {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO server_invites (id, code_hash, tree, role, invitee, invited_by, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO server_invites (id, code_hash, tree, role, invitee, invited_by, created_at, expires_at, hides_living)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     invite.id, invite.codeHash, invite.tree, invite.role.rawValue, invite.invitee, invite.invitedBy, invite.createdAt,
-                    invite.expiresAt,
+                    invite.expiresAt, invite.hidesLiving,
                 ])
         }
     }
@@ -262,7 +281,8 @@ package final class SQLiteAccountStore: AccountStore {
                 TreeRole(rawValue: row["role"]).map { role in
                     InviteRecord(
                         id: row["id"], codeHash: row["code_hash"], tree: row["tree"], role: role, invitee: row["invitee"],
-                        invitedBy: row["invited_by"], createdAt: row["created_at"], expiresAt: row["expires_at"], acceptedBy: row["accepted_by"])
+                        invitedBy: row["invited_by"], createdAt: row["created_at"], expiresAt: row["expires_at"], acceptedBy: row["accepted_by"],
+                        hidesLiving: row["hides_living"])
                 }
             }
         }
@@ -300,6 +320,26 @@ package final class SQLiteAccountStore: AccountStore {
 
     package func clearFailures(key: String) async throws {
         try await pool.write { db in try db.execute(sql: "DELETE FROM server_sign_in_failures WHERE key = ?", arguments: [key]) }
+    }
+
+    package func hidesLiving(tree: String, user: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM server_private_shares WHERE tree = ? AND user = ?", arguments: [tree, user]) ?? false
+        }
+    }
+
+    package func setHidesLiving(_ hides: Bool, tree: String, user: String) async throws {
+        try await pool.write { db in
+            if hides {
+                try db.execute(sql: "INSERT INTO server_private_shares (tree, user) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [tree, user])
+            } else {
+                try db.execute(sql: "DELETE FROM server_private_shares WHERE tree = ? AND user = ?", arguments: [tree, user])
+            }
+        }
+    }
+
+    package func usersHidingLiving(in tree: String) async throws -> Set<String> {
+        try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT user FROM server_private_shares WHERE tree = ?", arguments: [tree])) }
     }
 
     private static func credential(_ row: Row) -> CredentialRecord {

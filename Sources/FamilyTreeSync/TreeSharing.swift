@@ -82,14 +82,18 @@ public struct TreeMembership: Sendable, Hashable {
     public var grantedBy: String?
     /// When, as ISO 8601 (UTC); `nil` for the first owner's own tree.
     public var grantedAt: String?
+    /// Whether the share hides living people's details from this viewer (a rule `familytree serve`
+    /// keeps and applies; a store reached directly knows nothing of it).
+    public var hidesLiving: Bool
 
     /// A membership.
-    public init(tree: String, user: String, role: TreeRole, grantedBy: String? = nil, grantedAt: String? = nil) {
+    public init(tree: String, user: String, role: TreeRole, grantedBy: String? = nil, grantedAt: String? = nil, hidesLiving: Bool = false) {
         self.tree = tree
         self.user = user
         self.role = role
         self.grantedBy = grantedBy
         self.grantedAt = grantedAt
+        self.hidesLiving = hidesLiving
     }
 }
 

@@ -180,15 +180,23 @@ struct SyncInviteCommand: AsyncParsableCommand {
     @Option(help: "Hours until the link expires (1 to 720).")
     var expiresInHours = 72
 
+    @Flag(help: "With --role viewer: living people are shown as \"Living\", with no dates, photo, notes or contact details.")
+    var hideLiving = false
+
+    func validate() throws {
+        if hideLiving, role != .viewer { throw ValidationError("--hide-living is for a viewer: a helper or admin edits what they see") }
+    }
+
     func run() async throws {
         guard let store = options.store, ServerAddress.isServer(store) else {
             throw ValidationError("invites are a server's: give --store https://HOST (a store's users are shared with sync share)")
         }
         let server = try SyncOptions.openServer(store)
         let tree = options.owner ?? server.user
-        let (link, expiresAt) = try await server.invite(tree: tree, role: role, invitee: invitee, expiresInHours: expiresInHours)
+        let (link, expiresAt) = try await server.invite(tree: tree, role: role, invitee: invitee, expiresInHours: expiresInHours, hidingLiving: hideLiving)
         // The link is the server's words: shown as text, never as terminal control sequences.
         Console.say(link + "\n")
-        Console.error("familytree: the link makes its first user \(role.withArticle) of \(tree)'s tree; it works once, until \(expiresAt)")
+        let hidden = hideLiving ? " who sees living people hidden" : ""
+        Console.error("familytree: the link makes its first user \(role.withArticle)\(hidden) of \(tree)'s tree; it works once, until \(expiresAt)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeRemote
 import FamilyTreeSync
 import Foundation
 
@@ -26,6 +27,7 @@ struct SyncShareCommand: AsyncParsableCommand {
         Examples:
           familytree sync share --user alice --with bob --role helper
           familytree sync share --user bob --tree alice --with carol --role viewer   # bob is alice's admin
+          familytree sync share --store https://family.example.org --with dan --role viewer --hide-living
         """
     )
 
@@ -37,9 +39,26 @@ struct SyncShareCommand: AsyncParsableCommand {
     @Option(help: "admin, helper or viewer.")
     var role: TreeRole
 
+    @Flag(help: """
+        With --role viewer on a server (familytree serve): living people are shown as "Living", with no dates, photo, \
+        notes or contact details, and the tree's documents cannot be pulled. Sharing again without it lifts the rule.
+        """)
+    var hideLiving = false
+
+    func validate() throws {
+        if hideLiving, role != .viewer { throw ValidationError("--hide-living is for a viewer: a helper or admin edits what they see") }
+    }
+
     func run() async throws {
-        try await options.openSharedStore().share(tree: options.tree, as: options.user, with: with, role: role)
-        Console.error("\(with) is now \(role.rawValue) of \(options.tree)'s tree")
+        let store = try await options.openSharedStore()
+        if let server = store as? ServerDocumentStore {
+            try await server.share(tree: options.tree, as: options.user, with: with, role: role, hidingLiving: hideLiving)
+        } else if hideLiving {
+            throw ValidationError("--hide-living is a rule a server keeps: give --store https://HOST (a store reached directly shows its documents whole)")
+        } else {
+            try await store.share(tree: options.tree, as: options.user, with: with, role: role)
+        }
+        Console.error("\(with) is now \(role.rawValue) of \(options.tree)'s tree" + (hideLiving ? ", with living people hidden" : ""))
     }
 }
 
@@ -83,7 +102,7 @@ struct SyncMembersCommand: AsyncParsableCommand {
     func run() async throws {
         let members = try await options.openSharedStore().members(of: options.tree, as: options.user)
         let rows = members.map { member in
-            [member.user, member.role.rawValue, member.grantedBy.map { "by \($0)" } ?? "", member.grantedAt ?? ""]
+            [member.user, member.role.rawValue + (member.hidesLiving ? " (living hidden)" : ""), member.grantedBy.map { "by \($0)" } ?? "", member.grantedAt ?? ""]
         }
         Console.output(TextTable.render(header: ["USER", "ROLE", "GRANTED", "WHEN"], rows: rows))
     }
@@ -103,7 +122,7 @@ struct SyncTreesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let trees = try await options.openSharedStore().trees(of: options.user)
-        Console.output(TextTable.render(header: ["TREE", "ROLE", "GRANTED"], rows: trees.map { [$0.tree, $0.role.rawValue, $0.grantedBy.map { "by \($0)" } ?? ""] }))
+        Console.output(TextTable.render(header: ["TREE", "ROLE", "GRANTED"], rows: trees.map { [$0.tree, $0.role.rawValue + ($0.hidesLiving ? " (living hidden)" : ""), $0.grantedBy.map { "by \($0)" } ?? ""] }))
     }
 }
 

@@ -109,5 +109,41 @@ struct ServerPostgresTests {
         #expect(try await first.send("DELETE", "/api/v1/session/everywhere", token: aliceToken).status == 204)
         #expect(try await second.send("GET", "/api/v1/me", token: aliceToken).status == 401)
     }
+
+    @Test func aShareThatHidesTheLivingHoldsOnEveryServerOverTheDatabase() async throws {
+        let url = try await serverLogin()
+        let first = try await RunningServer(postgresURL: url)
+        let second = try await RunningServer(postgresURL: url)
+        let (alice, vera, ivy) = (name("alice"), name("vera"), name("ivy"))
+        let (aliceStore, aliceToken) = try await first.user(alice)
+        let (_, veraToken) = try await first.user(vera)
+        _ = try await aliceStore.push(user: alice, tree: alice, [
+            DocumentWrite(key: DocumentKey(.familyTree, "m1"), body: #"{"firstName":"Annabel","id":"m1"}"#, baseVersion: 0),
+        ])
+        try await aliceStore.share(tree: alice, as: alice, with: vera, role: .viewer, hidingLiving: true)
+
+        // Set through one server, kept by the database: the other hides Annabel (no dates: living) too.
+        let chart = try await second.send("GET", "/trees/\(alice)/chart.json", token: veraToken)
+        #expect(chart.status == 200 && chart.body.contains("Living") && !chart.body.contains("Annabel"), "\(chart.body)")
+        #expect(try await second.send("GET", "/api/v1/trees/\(alice)/documents", token: veraToken).status == 403)
+        #expect(try await aliceStore.members(of: alice, as: alice).first { $0.user == vera }?.hidesLiving == true)
+        // An invite's rule is the database's too.
+        let (link, _) = try await aliceStore.invite(tree: alice, role: .viewer, invitee: nil, expiresInHours: 1, hidingLiving: true)
+        let code = String(link.split(separator: "/").last!)
+        let joined = try await second.send("POST", "/api/v1/invites/\(code)/accept", body: #"{"user":"\#(ivy)","password":"ivys password","tokenLabel":"laptop"}"#)
+        let ivyToken = try #require((try JSONSerialization.jsonObject(with: Data(joined.body.utf8)) as? [String: Any]).flatMap { ($0["token"] as? [String: Any])?["token"] as? String })
+        #expect(!(try await first.send("GET", "/trees/\(alice)/chart.json", token: ivyToken).body.contains("Annabel")))
+        // Lifted through the second, gone on the first.
+        try await ServerDocumentStore(address: try ServerAddress(second.address), user: alice, token: aliceToken)
+            .share(tree: alice, as: alice, with: vera, role: .viewer)
+        #expect(try await aliceStore.members(of: alice, as: alice).first { $0.user == vera }?.hidesLiving == false)
+        let lifted = try await first.send("GET", "/trees/\(alice)/chart.json", token: veraToken)
+        #expect(lifted.body.contains("Annabel"), "\(lifted.body)")
+        // The rules are the server's table: a user's own login cannot read them.
+        let mallory = name("mallory")
+        try await PostgresAdmin.createUser(mallory, password: "pw-\(mallory)", adminURL: Self.adminURL)
+        let read = try psql("postgres://\(mallory):pw-\(mallory)@\(Self.hostAndDatabase)", "SELECT count(*) FROM familytree_server_private_shares")
+        #expect(read.status != 0 && read.stderr.contains("permission denied"))
+    }
 }
 #endif

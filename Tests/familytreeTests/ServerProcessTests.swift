@@ -116,6 +116,12 @@ import TestSupport
         let share = try cli("bob", ["sync", "share", "--store", url, "--tree", "alice", "--with", "carol", "--role", "viewer"])
         #expect(share.status == 1)
         #expect(share.stderr.contains("bob is a helper of alice's tree"))
+        // The owner shares with dora as a viewer who sees living people hidden; the listing says so.
+        let hiding = try cli("alice", ["sync", "share", "--store", url, "--with", "dora", "--role", "viewer", "--hide-living"])
+        #expect(hiding.status == 0 && hiding.stderr.contains("dora is now viewer of alice's tree, with living people hidden"), "\(hiding.stderr)")
+        #expect(try cli("alice", ["sync", "members", "--store", url]).stdout.contains("viewer (living hidden)"))
+        let forHelper = try cli("alice", ["sync", "invite", "--store", url, "--role", "helper", "--hide-living"])
+        #expect(forHelper.status != 0 && forHelper.stderr.contains("--hide-living is for a viewer"))
 
         // Signed out, the device holds no token and the server takes it no more.
         let logout = try cli("bob", ["logout", url])

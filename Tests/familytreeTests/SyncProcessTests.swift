@@ -202,6 +202,9 @@ struct PostgresSyncProcessTests {
         #expect(viewer.status == 1 && viewer.stderr.contains("carol is a viewer of alice's tree; pushing needs helper or above"), "\(viewer.stderr)")
         let notAdmin = try sync(["share", "--user", "bob", "--tree", "alice", "--with", "dan", "--role", "viewer"])
         #expect(notAdmin.status == 1 && notAdmin.stderr.contains("sharing needs admin or above"))
+        // Hiding the living is a server's rule: a store reached directly would show the documents whole.
+        let hiding = try sync(["share", "--user", "alice", "--with", "dan", "--role", "viewer", "--hide-living"])
+        #expect(hiding.status != 0 && hiding.stderr.contains("a rule a server keeps"), "\(hiding.stderr)")
 
         // Who is in it, which trees bob reaches, and who changed Peter.
         let members = try sync(["members", "--user", "carol", "--tree", "alice"])

@@ -244,25 +244,33 @@ extension Components {
             public var invitee: Swift.String?
             /// - Remark: Generated from `#/components/schemas/InviteRequest/expiresInHours`.
             public var expiresInHours: Swift.Int?
+            /// Living people shown as "Living", with no dates, photo, notes or contact details, and the documents not pulled: a viewer's share only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/InviteRequest/hidesLiving`.
+            public var hidesLiving: Swift.Bool?
             /// Creates a new `InviteRequest`.
             ///
             /// - Parameters:
             ///   - role:
             ///   - invitee: The e-mail address or name the invite is for (shown to whoever opens it).
             ///   - expiresInHours:
+            ///   - hidesLiving: Living people shown as "Living", with no dates, photo, notes or contact details, and the documents not pulled: a viewer's share only.
             public init(
                 role: Components.Schemas.Role,
                 invitee: Swift.String? = nil,
-                expiresInHours: Swift.Int? = nil
+                expiresInHours: Swift.Int? = nil,
+                hidesLiving: Swift.Bool? = nil
             ) {
                 self.role = role
                 self.invitee = invitee
                 self.expiresInHours = expiresInHours
+                self.hidesLiving = hidesLiving
             }
             public enum CodingKeys: String, CodingKey {
                 case role
                 case invitee
                 case expiresInHours
+                case hidesLiving
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewInvite`.
@@ -308,6 +316,8 @@ extension Components {
             public var invitee: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Invite/expiresAt`.
             public var expiresAt: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Invite/hidesLiving`.
+            public var hidesLiving: Swift.Bool?
             /// Creates a new `Invite`.
             ///
             /// - Parameters:
@@ -316,18 +326,21 @@ extension Components {
             ///   - invitedBy:
             ///   - invitee:
             ///   - expiresAt:
+            ///   - hidesLiving:
             public init(
                 tree: Components.Schemas.UserID,
                 role: Components.Schemas.Role,
                 invitedBy: Components.Schemas.UserID,
                 invitee: Swift.String? = nil,
-                expiresAt: Swift.String
+                expiresAt: Swift.String,
+                hidesLiving: Swift.Bool? = nil
             ) {
                 self.tree = tree
                 self.role = role
                 self.invitedBy = invitedBy
                 self.invitee = invitee
                 self.expiresAt = expiresAt
+                self.hidesLiving = hidesLiving
             }
             public enum CodingKeys: String, CodingKey {
                 case tree
@@ -335,6 +348,7 @@ extension Components {
                 case invitedBy
                 case invitee
                 case expiresAt
+                case hidesLiving
             }
         }
         /// - Remark: Generated from `#/components/schemas/InviteAcceptance`.
@@ -415,6 +429,10 @@ extension Components {
             public var grantedBy: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Membership/grantedAt`.
             public var grantedAt: Swift.String?
+            /// Living people shown as "Living", with no dates, photo, notes or contact details, and the documents not pulled: a viewer's share only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Membership/hidesLiving`.
+            public var hidesLiving: Swift.Bool?
             /// Creates a new `Membership`.
             ///
             /// - Parameters:
@@ -423,18 +441,21 @@ extension Components {
             ///   - role:
             ///   - grantedBy:
             ///   - grantedAt:
+            ///   - hidesLiving: Living people shown as "Living", with no dates, photo, notes or contact details, and the documents not pulled: a viewer's share only.
             public init(
                 tree: Components.Schemas.UserID,
                 user: Components.Schemas.UserID,
                 role: Components.Schemas.Role,
                 grantedBy: Swift.String? = nil,
-                grantedAt: Swift.String? = nil
+                grantedAt: Swift.String? = nil,
+                hidesLiving: Swift.Bool? = nil
             ) {
                 self.tree = tree
                 self.user = user
                 self.role = role
                 self.grantedBy = grantedBy
                 self.grantedAt = grantedAt
+                self.hidesLiving = hidesLiving
             }
             public enum CodingKeys: String, CodingKey {
                 case tree
@@ -442,6 +463,7 @@ extension Components {
                 case role
                 case grantedBy
                 case grantedAt
+                case hidesLiving
             }
         }
         /// - Remark: Generated from `#/components/schemas/RoleAnswer`.
@@ -463,15 +485,25 @@ extension Components {
         public struct RoleGrant: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/RoleGrant/role`.
             public var role: Components.Schemas.Role
+            /// Living people shown as "Living", with no dates, photo, notes or contact details, and the documents not pulled: a viewer's share only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RoleGrant/hidesLiving`.
+            public var hidesLiving: Swift.Bool?
             /// Creates a new `RoleGrant`.
             ///
             /// - Parameters:
             ///   - role:
-            public init(role: Components.Schemas.Role) {
+            ///   - hidesLiving: Living people shown as "Living", with no dates, photo, notes or contact details, and the documents not pulled: a viewer's share only.
+            public init(
+                role: Components.Schemas.Role,
+                hidesLiving: Swift.Bool? = nil
+            ) {
                 self.role = role
+                self.hidesLiving = hidesLiving
             }
             public enum CodingKeys: String, CodingKey {
                 case role
+                case hidesLiving
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewOwner`.

@@ -77,8 +77,7 @@ extension WebApp {
     /// once per version and day.
     func chartData(of tree: String, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> String {
         let today = Self.today, live = live
-        // The two readings of a tree are kept apart ('#' is in no tree's id).
-        let kept = hidingLiving ? tree + "#living-hidden" : tree
+        let kept = Self.chartKey(of: tree, hidingLiving: hidingLiving)
         return try await live.chart(of: kept, at: snapshot.sequence, day: today) {
             let chart = Chart(graph: try Self.graph(of: snapshot.bodies, tree: tree, hidingLiving: hidingLiving), format: .html, today: today)
             let prepared = try chart.prepare()
@@ -92,6 +91,11 @@ extension WebApp {
             await live.keepLayout(layout, of: kept, signature: signature)
             return try renderer.renderData(layout, of: prepared.graph)
         }
+    }
+
+    /// Where a tree's chart and layout are kept: the two readings of a tree apart ('#' is in no tree's id).
+    static func chartKey(of tree: String, hidingLiving: Bool) -> String {
+        hidingLiving ? tree + "#living-hidden" : tree
     }
 
     /// The chart data of a tree with no one in it yet: an empty chart the viewer opens as any other.

@@ -38,6 +38,7 @@ actor LiveTrees {
     private var charts: [String: Kept<(sequence: Int64, day: Int, data: String)>] = [:]
     private var making: [String: (sequence: Int64, day: Int, task: Task<String, any Error>)] = [:]
     private var layouts: [String: Kept<(signature: Int, layout: Layout)>] = [:]
+    private var lastMaking: [String: Duration] = [:]
     private var listeners: [String: [Int: AsyncStream<Signal>.Continuation]] = [:]
     private var nextListener = 0
     private var saving: Set<String> = []
@@ -75,6 +76,22 @@ actor LiveTrees {
         return kept.value.data
     }
 
+    /// The newest chart kept for the tree made on `day`, whatever its version.
+    func newestChart(of tree: String, day: Int) -> (sequence: Int64, data: String)? {
+        guard let kept = charts[tree], kept.value.day == day else { return nil }
+        return (kept.value.sequence, kept.value.data)
+    }
+
+    /// The tree's chart at `sequence` once it is made, waiting at most `limit` for it.
+    nonisolated func chartWhenMade(of tree: String, at sequence: Int64, day: Int, within limit: Duration) async -> String? {
+        let clock = ContinuousClock(), deadline = clock.now + limit
+        while true {
+            if let made = await chart(of: tree, at: sequence, day: day) { return made }
+            guard clock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The chart data of the tree at `sequence` on `day`: kept, being made for another request
     /// (awaited, not made twice: every window open on a large tree asks for it after an edit), or
     /// made now by `make`, away from this actor.
@@ -84,10 +101,15 @@ actor LiveTrees {
         let task = Task.detached(priority: .userInitiated) { try await make() }
         making[tree] = (sequence, day, task)
         defer { if making[tree]?.sequence == sequence, making[tree]?.day == day { making[tree] = nil } }
+        let started = ContinuousClock.now
         let data = try await task.value
+        lastMaking[tree] = ContinuousClock.now - started
         keepChart(data, of: tree, at: sequence, day: day)
         return data
     }
+
+    /// How long the tree's last chart took to make (its layout, when that was not kept).
+    func lastMakingTime(of tree: String) -> Duration? { lastMaking[tree] }
 
     /// The layout kept for the tree when its drawn shape (`signature`) is the same: an edit of
     /// notes, a photo's place or anything else a box does not show is drawn without laying the

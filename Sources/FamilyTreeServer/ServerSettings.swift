@@ -36,6 +36,9 @@ public struct ServerSettings: Sendable {
     /// A user's requests answered at once by one process, and how many more may wait their turn.
     public var requestsPerUser = 8
     public var waitingRequestsPerUser = 256
+    /// How long a page opened on a changed tree waits for its new chart before it opens on the
+    /// chart of the version before (and draws the change when it is laid out).
+    public var earlierChartAfter = Duration.milliseconds(400)
 
     public init() {}
 

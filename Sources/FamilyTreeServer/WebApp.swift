@@ -116,19 +116,40 @@ struct WebApp: Sendable {
         switch try await view(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
         case .success(let view):
+            if let earlier = await earlierChart(of: view) {
+                return Self.html(Self.chartPage(around: earlier.data, of: view, tree: tree, sequence: earlier.sequence))
+            }
             let data = try await chartData(of: tree, snapshot: view.snapshot, hidingLiving: view.hidesLiving)
-            return Self.html(Self.chartPage(around: data, of: view, tree: tree))
+            return Self.html(Self.chartPage(around: data, of: view, tree: tree, sequence: view.sequence))
         }
+    }
+
+    /// The chart of an earlier version of the tree, when the current one takes long to make: a
+    /// large tree's layout after a change that moves boxes takes seconds, and a page opened then
+    /// shows the tree as it was a moment ago at once, and the change when it is laid out (the
+    /// page hears of it as of any change). `nil` when the current chart is ready soon enough, or
+    /// there is no earlier one.
+    func earlierChart(of view: TreeView) async -> (sequence: Int64, data: String)? {
+        let key = Self.chartKey(of: view.tree, hidingLiving: view.hidesLiving), today = Self.today
+        guard let earlier = await live.newestChart(of: key, day: today), earlier.sequence < view.sequence else { return nil }
+        // Made on, whether this page waits for it or not: the page's first refresh asks for it.
+        Task { [self] in _ = try? await chartData(of: view.tree, snapshot: view.snapshot, hidingLiving: view.hidesLiving) }
+        // A tree whose last chart took longer than the wait is not waited for at all.
+        let wait = accounts.settings.earlierChartAfter
+        let expected = await live.lastMakingTime(of: key) ?? .zero
+        if await live.chartWhenMade(of: key, at: view.sequence, day: today, within: expected > wait ? .zero : wait) != nil { return nil }
+        return earlier
     }
 
     /// The chart page around its data: the viewer, and for the live page the facts its script
     /// needs (the user, their role, the version shown, the session's CSRF token) as `data-` attributes.
-    static func chartPage(around data: String, of view: TreeView, tree: String) -> String {
+    static func chartPage(around data: String, of view: TreeView, tree: String, sequence: Int64) -> String {
         var renderer = HTMLRenderer(assets: pageAssets)
         renderer.pageData = [
-            "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(view.sequence),
+            "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(sequence),
             "csrf": view.caller.isSession ? view.caller.credential.csrfToken : "",
         ]
+        if sequence < view.sequence { renderer.pageData["earlier"] = "true" }
         if view.hidesLiving { renderer.pageData["hides-living"] = "true" }
         return renderer.page(around: data, title: "\(tree)’s family tree")
     }

@@ -12,8 +12,8 @@ import TestSupport
 @Suite(.serialized, .timeLimit(.minutes(2))) struct LiveEditingTests {
     /// A tree of alice's: Ann and Ben, married, with one child Cy; bob and carol helpers, vera a
     /// viewer, ada an admin, dave nobody. Returns the server and each user's token.
-    func family() async throws -> (RunningServer, [String: String]) {
-        let server = try await RunningServer()
+    func family(settings: ServerSettings = RunningServer.quickSettings) async throws -> (RunningServer, [String: String]) {
+        let server = try await RunningServer(settings: settings)
         var tokens: [String: String] = [:]
         let (alice, aliceToken) = try await server.user("alice")
         tokens["alice"] = aliceToken
@@ -172,6 +172,35 @@ import TestSupport
         #expect(try await edit(server, tokens["bob"]!, #"{"op":"edit","member":"ann","fields":{"firstName":"Annabel Marguerite Josephine"}}"#).status == 200)
         let renamed = try await boxes()
         #expect(renamed.text.contains("Annabel Marguerite Josephine") && renamed.positions != before.positions, "a longer name, a wider box")
+    }
+
+    @Test func aPageOpenedWhileAChangeIsLaidOutShowsTheTreeAsItWasAndThenTheChange() async throws {
+        // No wait at all for the new layout: as a 100,000-person tree's page would find it.
+        var settings = RunningServer.quickSettings
+        settings.earlierChartAfter = .zero
+        let (server, tokens) = try await family(settings: settings)
+        let bob = tokens["bob"]!
+        func sequence(_ page: String) -> Int? {
+            page.firstRange(of: #/data-sequence="(\d+)"/#).flatMap { Int(page[$0].dropFirst(15).dropLast()) }
+        }
+        let opened = try await server.send("GET", "/trees/alice", token: bob).body
+        let first = try #require(sequence(opened))
+        #expect(!opened.contains("data-earlier"))
+
+        #expect(try await edit(server, bob, #"{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"Dorothea"}}"#).status == 200)
+        let meanwhile = try await server.send("GET", "/trees/alice", token: bob).body
+        #expect(meanwhile.contains(#"data-earlier="true""#) && sequence(meanwhile) == first && !meanwhile.contains("Dorothea"), "\(meanwhile)")
+        // The page's first refresh (it hears of the change) waits for the new chart.
+        let fresh = try await server.send("GET", "/trees/alice/chart.json", token: bob)
+        #expect(fresh.body.contains("Dorothea") && (object(fresh)["sequence"] as? Int ?? 0) > first)
+        let later = try await server.send("GET", "/trees/alice", token: bob).body
+        #expect(later.contains("Dorothea") && !later.contains("data-earlier"))
+
+        // A tree laid out within the wait (the default's 400 ms) opens on its newest version.
+        let (quick, quickTokens) = try await family()
+        _ = try await quick.send("GET", "/trees/alice", token: quickTokens["bob"]!)
+        #expect(try await edit(quick, quickTokens["bob"]!, #"{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"Dorothea"}}"#).status == 200)
+        #expect(try await quick.send("GET", "/trees/alice", token: quickTokens["bob"]!).body.contains("Dorothea"))
     }
 
     @Test func relationshipsReadFromTheUsersOwnPerson() async throws {

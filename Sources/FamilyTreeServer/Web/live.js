@@ -42,6 +42,10 @@
     if (text) { statusTimer = setTimeout(() => { status.hidden = true; }, isError ? 12000 : 6000); }
   }
   say("");
+  if (facts.earlier === "true") {
+    // The server opened the page on the tree as it was a moment ago: the newest is being laid out.
+    say("Drawing the latest changes\u2026");
+  }
   if (facts.hidesLiving === "true") {
     // Said once, and kept in the toolbar's title for whoever looks again.
     say("Living people are shown as \u201cLiving\u201d in your view of this tree.");

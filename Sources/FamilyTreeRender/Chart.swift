@@ -34,6 +34,22 @@ public struct Chart: Sendable {
         /// A person and their relatives `generations` up and down, with their brothers and sisters
         /// when `siblings`. An HTML page draws everyone and opens on the person instead.
         case around(Member.ID, generations: Int, siblings: Bool)
+        /// A person and their ancestors, `generations` back (`FamilyGraph.ancestors`).
+        case ancestors(Member.ID, generations: Int)
+        /// A person and their descendants with their partners, `generations` down.
+        case descendants(Member.ID, generations: Int)
+        /// A person's ancestors above and descendants below, `generations` each way.
+        case hourglass(Member.ID, generations: Int)
+        /// The lines joining two relatives through their common ancestors (`FamilyGraph.relationshipLines`).
+        case relationship(Member.ID, Member.ID)
+
+        /// The person the chart is drawn around.
+        var focus: Member.ID? {
+            switch self {
+            case .whole: nil
+            case .around(let id, _, _), .ancestors(let id, _), .descendants(let id, _), .hourglass(let id, _), .relationship(let id, _): id
+            }
+        }
     }
 
     /// Whom a published chart hides: the living (by `rule`, on the chart's day), shown as
@@ -114,30 +130,36 @@ public struct Chart: Sendable {
     /// not in the tree.
     public func prepare() throws -> Prepared {
         var graph = self.graph
-        var focus: Int?
-        if case .around(let id, let generations, let siblings) = extent {
+        func position(_ id: Member.ID) throws -> Int {
             guard let index = graph.index(of: id) else { throw ChartError.unknownMember(id) }
-            if format == .html {
-                focus = index
-            } else {
-                graph = graph.neighbourhood(ofMemberAt: index, generations: generations, includingSiblings: siblings)
-                focus = graph.index(of: id)
-            }
-        }
-        let homeIndex = try home.map { id in
-            guard let index = graph.index(of: id) else {
-                throw self.graph.index(of: id) == nil ? ChartError.unknownMember(id) : ChartError.homeNotDrawn(id)
-            }
             return index
         }
-        // Privacy keeps every member at its place, under a new id: indices carry over. Relations
-        // are read in the tree as published, so a hidden person's words say no sex.
+        let focusIndex = try extent.focus.map(position)
+        let homeIndex = try home.map(position)
+        // Privacy keeps every member at its place, under a new id: positions carry over. Living is
+        // judged, and relations read, in the whole tree as published: a hidden person's words say
+        // no sex, and the home person may be outside the part drawn.
         if let privacy {
             graph = graph.privatizingLiving(privacy.rule.living(in: graph, today: today), names: privacy.names).graph
         }
         let relations = homeIndex.map { Labeler.relations(to: $0, in: graph) } ?? [:]
+        let focusID = focusIndex.map { graph.members[$0].id }
+        switch extent {
+        case .whole: break
+        case .around(_, let generations, let siblings):
+            // A page to explore draws everyone and opens on the person.
+            if format != .html { graph = graph.neighbourhood(ofMemberAt: focusIndex!, generations: generations, includingSiblings: siblings) }
+        case .ancestors(_, let generations): graph = graph.ancestors(ofMemberAt: focusIndex!, generations: generations)
+        case .descendants(_, let generations): graph = graph.descendants(ofMemberAt: focusIndex!, generations: generations)
+        case .hourglass(_, let generations): graph = graph.hourglass(ofMemberAt: focusIndex!, generations: generations)
+        case .relationship(_, let other):
+            let otherIndex = try position(other)
+            guard let lines = graph.relationshipLines(from: focusIndex!, to: otherIndex) else {
+                throw ChartError.notRelated(self.graph.members[focusIndex!].id, other)
+            }
+            graph = lines
+        }
         graph = try photos(in: graph)
-        let focusID = focus.map { graph.members[$0].id }
         return Prepared(
             graph: graph, labeler: Labeler(format: label, today: today, relations: relations),
             highlighted: format == .html ? nil : focusID, openOn: format == .html ? focusID : nil
@@ -279,15 +301,16 @@ public struct ChartEngine: Sendable {
 
 /// Why a chart cannot be drawn.
 public enum ChartError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The chart names a person (its extent or home) by an id the tree does not have.
+    /// The chart names a person (its extent or home) by an id the tree does not have. (The home
+    /// person may be outside the part drawn: relations are read in the whole tree.)
     case unknownMember(Member.ID)
-    /// The home person is outside the part of the tree the chart draws.
-    case homeNotDrawn(Member.ID)
+    /// A relationship chart's two people are not related in the tree.
+    case notRelated(Member.ID, Member.ID)
 
     public var description: String {
         switch self {
         case .unknownMember(let id): "no member has the id \"\(id)\""
-        case .homeNotDrawn(let id): "the home person \"\(id)\" is outside the part of the tree drawn; draw more generations or choose someone in it"
+        case .notRelated(let a, let b): "no line of parents and children joins \"\(a)\" and \"\(b)\" in this tree (nor through a partner of either)"
         }
     }
 }

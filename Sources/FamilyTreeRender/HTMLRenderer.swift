@@ -271,13 +271,15 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// What the card shows beyond the label: `{n: full name (when the label's first line is not
-    /// already it), k: nickname, b: born, d: died (each with its place), a: age, p: photo,
+    /// already it), k: nickname, i: initials (when a suffix would mislead the page's own), b: born, d: died (each with its place), a: age, p: photo,
     /// ev: other events (a line each, with places and sources), so: sources, me: media (titles and
     /// files, as text: the page loads nothing), t: notes, ph: phones, em: e-mails}`, each only when
     /// there is one.
     private func writeCard<Output>(_ member: Member, label: String?, wording: EventWording, media: [MediaLink], into writer: inout ChunkedWriter<Output>) {
         var fields: [(String, String)] = member.fullName == label ? [] : [("n", member.fullName)]
         if let nickname = member.nickname, !nickname.isEmpty { fields.append(("k", nickname)) }
+        // The page takes initials from the full name; a suffix ("Jr.", a title) would give the wrong ones.
+        if let suffix = member.suffix, !suffix.isEmpty { fields.append(("i", member.initials)) }
         // The first birth and death with their places; every other event a line.
         let birth = member.events.firstIndex { $0.kind == .birth }
         let death = member.events.firstIndex { $0.kind == .death }

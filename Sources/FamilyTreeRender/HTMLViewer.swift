@@ -489,7 +489,7 @@ enum HTMLViewer {
         } else {
           // No photo: the initials, in the photo's circle.
           const words = (info.n || m[1][0] || "?").split(/[\s-]+/).filter(word => word && word[0] !== word[0].toLowerCase());
-          const initials = (words.length > 1 ? words[0][0] + words[words.length - 1][0] : (words[0] || "?")[0]).toUpperCase();
+          const initials = info.i || (words.length > 1 ? words[0][0] + words[words.length - 1][0] : (words[0] || "?")[0]).toUpperCase();
           const icon = element("div", initials, "icon");
           icon.setAttribute("aria-hidden", "true");
           card.append(icon);

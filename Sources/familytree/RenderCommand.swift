@@ -67,6 +67,8 @@ struct RenderCommand: ParsableCommand {
           familytree render tree.json -o tree.dot && dot -Tpng tree.dot -o tree.png
           familytree render tree.json --format dot-positioned | neato -n2 -Tpdf -o tree.pdf
           familytree render tree.json --root "Ada Lovelace" --generations 2 -o ada.svg
+          familytree render family.ged -o ancestors.svg --chart ancestors "George Washington" --generations 4
+          familytree render family.ged -o line.svg --chart relationship "Ada Byrne" "Tom Byrne"
           familytree render tree.json --label name-age --today 2026-11-22 -o ages.svg
           familytree render tree.json --private living -o public.svg       # for a web page
           familytree render tree.json --engine graphviz --renderer graphviz -o tree.png
@@ -88,8 +90,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Draw only the part around this member (an id or a unique name); for html, the person the page opens on.")
     var root: String?
 
-    @Option(help: "With --root: generations up and down to include.")
-    var generations: Int = 3
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "A chart of one person's line: ancestors NAME, descendants NAME, hourglass NAME (both), or relationship A B (the lines joining two relatives, labelled from A's side). Put the tree file before it.",
+        valueName: "kind person"))
+    var chart: [String] = []
+
+    @Option(help: "With --root: generations up and down to include (default 3); with --chart: generations each way (default all).")
+    var generations: Int?
 
     @Flag(help: "With --root: leave out the person's brothers and sisters.")
     var noSiblings = false
@@ -100,8 +107,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The chart's shape without --direction: wide (generations as rows), page (rows or columns, whichever is nearer a page), or auto (columns only for a strip more than 4 times as wide as tall that they make twice as square; wide for html).")
     var fit: LayoutFit = .auto
 
-    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\"), name, relation (to --home), name-years-place (where born) or name-occupation.")
-    var label: LabelFormat = .nameYears
+    @Option(help: "Box labels: name-years, name-age (\"Dad • 45\"), name, relation (to --home), name-years-place (where born) or name-occupation (default: name-years; relation for --chart relationship).")
+    var label: LabelFormat?
 
     @Option(help: "The home person (an id or a unique name), whom --label relation relates everyone to.")
     var home: String?
@@ -151,9 +158,50 @@ struct RenderCommand: ParsableCommand {
             }
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot, .json or .html, or --format")
         }
-        guard generations >= 0 else { throw ValidationError("--generations must be 0 or more") }
+        if let generations, generations < 0 { throw ValidationError("--generations must be 0 or more") }
         if let width, !(width >= 1 && width <= 1_000_000) { throw ValidationError("--width must be a number of pixels from 1 to 1000000") }
-        if label == .relation, home == nil { throw ValidationError("--label relation needs --home, the person everyone is related to") }
+        let chartKind = try ChartKind(chart)
+        if chartKind != nil, root != nil { throw ValidationError("--chart names its person; leave out --root") }
+        if label == .relation, home == nil, chartKind?.isRelationship != true {
+            throw ValidationError("--label relation needs --home, the person everyone is related to")
+        }
+    }
+
+    /// `--chart`'s words: a kind and its people.
+    enum ChartKind: Equatable {
+        case ancestors(String), descendants(String), hourglass(String), relationship(String, String)
+
+        init?(_ words: [String]) throws {
+            guard let kind = words.first else { return nil }
+            let people = Array(words.dropFirst())
+            func one() throws -> String {
+                guard people.count == 1 else { throw ValidationError("--chart \(kind) takes one person: --chart \(kind) NAME (an id or a unique name)") }
+                return people[0]
+            }
+            switch kind {
+            case "ancestors": self = .ancestors(try one())
+            case "descendants": self = .descendants(try one())
+            case "hourglass": self = .hourglass(try one())
+            case "relationship":
+                guard people.count == 2 else { throw ValidationError("--chart relationship takes two people: --chart relationship A B") }
+                self = .relationship(people[0], people[1])
+            default: throw ValidationError("--chart must be ancestors, descendants, hourglass or relationship, then who (\"\(kind)\" is none of them)")
+            }
+        }
+
+        var isRelationship: Bool { if case .relationship = self { true } else { false } }
+
+        /// The chart's extent, its people resolved in `graph`.
+        func extent(in graph: FamilyGraph, generations: Int?) throws -> Chart.Extent {
+            func id(_ name: String) throws -> Member.ID { graph.members[try graph.resolveMember(name)].id }
+            let generations = generations ?? Int.max
+            return switch self {
+            case .ancestors(let name): .ancestors(try id(name), generations: generations)
+            case .descendants(let name): .descendants(try id(name), generations: generations)
+            case .hourglass(let name): .hourglass(try id(name), generations: generations)
+            case .relationship(let a, let b): .relationship(try id(a), try id(b))
+            }
+        }
     }
 
     func run() throws {
@@ -162,9 +210,16 @@ struct RenderCommand: ParsableCommand {
         let format = renderer == .graphviz ? .svg : self.format.flatMap(Chart.Format.init(rawValue:)) ?? Chart.Format(fileName: output) ?? .svg
         var chart = Chart(graph: graph, format: format, today: try Today.dayNumber(today))
         // People are named by id or by name here; the chart takes ids.
-        if let root { chart.extent = .around(graph.members[try graph.resolveMember(root)].id, generations: generations, siblings: !noSiblings) }
+        if let root { chart.extent = .around(graph.members[try graph.resolveMember(root)].id, generations: generations ?? 3, siblings: !noSiblings) }
+        let chartKind = try ChartKind(self.chart)
+        if let chartKind { chart.extent = try chartKind.extent(in: graph, generations: generations) }
         chart.home = try home.map { graph.members[try graph.resolveMember($0)].id }
-        chart.label = label
+        chart.label = label ?? .nameYears
+        if case .relationship(let from, _) = chart.extent {
+            // Labelled from the first person's side unless asked otherwise.
+            chart.label = label ?? .relation
+            chart.home = chart.home ?? from
+        }
         chart.privacy = privacy.chartPrivacy
         let folders = Photos.Folders(treePath: tree, allowed: photoFolders)
         chart.photos = noPhotos ? .none : .resolved { photo, index, graph in Photos.resolved(photo, ofMemberAt: index, in: graph, from: folders) }

@@ -84,9 +84,14 @@ import Testing
         #expect(prepared.labeler.relations["vater"] == "Son", "the dead keep their words")
         let svg = try text(chart)
         #expect(!svg.contains("Paul") && !svg.contains("Lena") && !svg.contains("Grandson") && !svg.contains("Granddaughter"))
-        chart.home = "mutter"
-        chart.extent = .around("sohn", generations: 0, siblings: false)
-        #expect(throws: ChartError.homeNotDrawn("mutter")) { try chart.prepare() }
+        // The home person need not be drawn: relations are read in the whole tree.
+        chart.home = "opa"
+        chart.privacy = nil
+        chart.extent = .around("vater", generations: 0, siblings: false)
+        let alone = try chart.prepare()
+        #expect(!alone.graph.members.contains { $0.id == "opa" } && alone.labeler.relations["vater"] == "Son")
+        chart.home = "nobody"
+        #expect(throws: ChartError.unknownMember("nobody")) { try chart.prepare() }
     }
 
     /// Photos: data URLs by default, none, or whatever a resolver makes of each.

@@ -40,6 +40,37 @@ import TestSupport
         #expect(await scratch.run("render", scratch.path("tree.json").path, "--root", "Nobody Atall") == 1)
     }
 
+    @Test func chartKindsDrawOnePersonsLineOrTheLinesJoiningTwo() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        func members(_ file: String) throws -> [String] {
+            try scratch.read(file).components(separatedBy: "data-member=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        }
+        // Jonas's parents are cousins: Heinrich and Greta are his great-grandparents twice, drawn once.
+        #expect(await scratch.run("render", tree, "-o", scratch.path("jonas.svg").path, "--chart", "ancestors", "Jonas Müller") == 0)
+        let ancestors = try members("jonas.svg")
+        #expect(Set(ancestors) == ["jonas", "peter", "emily", "karl", "siobhan", "liesel", "james", "heinrich", "greta", "tomas", "aoife"])
+        #expect(ancestors.count == 11, "each ancestor once")
+        #expect(try scratch.read("jonas.svg").contains("class=\"member male root\" data-member=\"jonas\""))
+
+        #expect(await scratch.run("render", tree, "-o", scratch.path("heinrich.svg").path, "--chart", "descendants", "heinrich", "--generations", "1") == 0)
+        #expect(Set(try members("heinrich.svg")) == ["heinrich", "greta", "liesel", "karl", "james", "siobhan", "margarethe"])
+        #expect(await scratch.run("render", tree, "-o", scratch.path("karl.dot").path, "--chart", "hourglass", "Karl Müller", "--generations", "1") == 0)
+        let dot = try scratch.read("karl.dot")
+        #expect(dot.contains("\"heinrich\"") && dot.contains("\"lukas\"") && !dot.contains("\"jonas\""), "structure DOT of the same part")
+
+        // Cousins: the lines through their grandparents, each box saying how the person is related to Cian.
+        #expect(await scratch.run("render", tree, "-o", scratch.path("cousins.svg").path, "--chart", "relationship", "Cian Ó Briain", "Peter Müller") == 0)
+        #expect(Set(try members("cousins.svg")) == ["cian", "padraig", "tomas", "aoife", "siobhan", "peter"])
+        let words = try scratch.read("cousins.svg")
+        #expect(words.contains("Home person") && words.contains("Grandfather") && words.contains("First cousin"), "\(words.prefix(4000))")
+
+        #expect(await scratch.run("render", tree, "--chart", "relationship", "Cian Ó Briain", "Chloé Müller") == 1, "not related")
+        #expect(await scratch.run("render", tree, "--chart", "fan", "Peter Müller") == 2)
+        #expect(await scratch.run("render", tree, "--chart", "relationship", "Peter Müller") == 2)
+        #expect(await scratch.run("render", tree, "--chart", "ancestors", "Peter Müller", "--root", "Peter Müller") == 2)
+    }
+
     @Test func aChartStoppedAfterAStageShowsThatStagesWork() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path

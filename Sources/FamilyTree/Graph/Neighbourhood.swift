@@ -43,8 +43,9 @@ extension FamilyGraph {
         return subgraph(keeping: included)
     }
 
-    /// The graph restricted to the members where `keep` is true; unions lose absent partners and children.
-    public func subgraph(keeping keep: [Bool]) -> FamilyGraph {
+    /// The graph restricted to the members where `keep` is true; unions lose absent partners and
+    /// children, and with `droppingLoneFamilies` a union left with one partner and no child goes.
+    public func subgraph(keeping keep: [Bool], droppingLoneFamilies: Bool = false) -> FamilyGraph {
         let keptIDs = Set(members.indices.filter { keep[$0] }.map { members[$0].id })
         var document = TreeDocument(
             members: members.filter { keptIDs.contains($0.id) },
@@ -52,7 +53,8 @@ extension FamilyGraph {
                 var kept = union
                 kept.partners = union.partners.filter(keptIDs.contains)
                 kept.children = union.children.filter { keptIDs.contains($0.member) }
-                return kept.partners.isEmpty ? nil : kept
+                let isLone = kept.partners.count < 2 && kept.children.isEmpty
+                return kept.partners.isEmpty || (droppingLoneFamilies && isLone) ? nil : kept
             },
             crossBloodlineConnections: crossBloodlineConnections.filter { keptIDs.contains($0.fromChild) && keptIDs.contains($0.toNewParent) }
         )

@@ -128,6 +128,19 @@ public struct Member: Sendable, Hashable, Identifiable {
         [firstName, middleName, lastName, suffix].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
+    /// The initials of the first name and the surname ("GW" for George Washington, "TB" for Tomás
+    /// Ó Briain: the surname's last capitalised word), never of a suffix or title; "?" for no name.
+    public var initials: String {
+        func capitalised(_ text: String?) -> [Substring] {
+            (text ?? "").split(whereSeparator: { $0 == " " || $0 == "-" }).filter { $0.first.map { $0.isUppercase } ?? false }
+        }
+        let given = capitalised(firstName).first ?? capitalised(middleName).first
+        let family = capitalised(lastName).last
+        let letters = [given, family].compactMap { $0?.first }
+        guard !letters.isEmpty else { return fullName.first.map { String($0).uppercased() } ?? "?" }
+        return String(letters).uppercased()
+    }
+
     /// The nickname if there is one, otherwise the first name (as a birthday list shows it: "Dad • 45").
     public var shortName: String {
         if let nickname, !nickname.isEmpty { return nickname }

@@ -42,12 +42,16 @@ public struct Chart: Sendable {
         case hourglass(Member.ID, generations: Int)
         /// The lines joining two relatives through their common ancestors (`FamilyGraph.relationshipLines`).
         case relationship(Member.ID, Member.ID)
+        /// A fan chart of a person's ancestors: `generations` rings, the person's own counted (2 to
+        /// 10), drawn as SVG (`FanChartRenderer`).
+        case fan(Member.ID, generations: Int)
 
         /// The person the chart is drawn around.
         var focus: Member.ID? {
             switch self {
             case .whole: nil
-            case .around(let id, _, _), .ancestors(let id, _), .descendants(let id, _), .hourglass(let id, _), .relationship(let id, _): id
+            case .around(let id, _, _), .ancestors(let id, _), .descendants(let id, _), .hourglass(let id, _), .relationship(let id, _),
+                 .fan(let id, _): id
             }
         }
     }
@@ -152,6 +156,7 @@ public struct Chart: Sendable {
         case .ancestors(_, let generations): graph = graph.ancestors(ofMemberAt: focusIndex!, generations: generations)
         case .descendants(_, let generations): graph = graph.descendants(ofMemberAt: focusIndex!, generations: generations)
         case .hourglass(_, let generations): graph = graph.hourglass(ofMemberAt: focusIndex!, generations: generations)
+        case .fan(_, let generations): graph = graph.ancestors(ofMemberAt: focusIndex!, generations: max(generations - 1, 1))
         case .relationship(_, let other):
             let otherIndex = try position(other)
             guard let lines = graph.relationshipLines(from: focusIndex!, to: otherIndex) else {
@@ -170,6 +175,10 @@ public struct Chart: Sendable {
     public func drawing() throws -> Drawing {
         let prepared = try prepare()
         let content: Drawing.Content
+        if case .fan(let id, let generations) = extent {
+            guard format == .svg else { throw ChartError.fanIsSVG(format) }
+            return Drawing(chart: self, prepared: prepared, content: .fan(root: prepared.graph.index(of: prepared.highlighted ?? id) ?? 0, generations: generations))
+        }
         switch format {
         case .dot:
             // Structure only: Graphviz lays it out.
@@ -199,6 +208,7 @@ public struct Chart: Sendable {
             case positionedDOT(Layout)
             case layoutJSON(Layout)
             case html(Layout)
+            case fan(root: Int, generations: Int)
         }
 
         /// The chart drawn.
@@ -210,7 +220,7 @@ public struct Chart: Sendable {
         /// The layout, for every format but structure DOT (which Graphviz lays out).
         public var layout: Layout? {
             switch content {
-            case .structure: nil
+            case .structure, .fan: nil
             case .svg(let layout), .positionedDOT(let layout), .layoutJSON(let layout), .html(let layout): layout
             }
         }
@@ -230,6 +240,9 @@ public struct Chart: Sendable {
                 try LayoutJSONWriter.render(layout, of: graph, to: &output)
             case .html(let layout):
                 try HTMLRenderer(labeler: labeler, openOn: prepared.openOn, today: chart.today).render(layout, of: graph, to: &output)
+            case .fan(let root, let generations):
+                let svg = FanChartRenderer(generations: generations, theme: chart.theme, width: chart.width).render(graph, root: root)
+                try output.write(Array(svg.utf8)[...])
             }
         }
     }
@@ -306,11 +319,14 @@ public enum ChartError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownMember(Member.ID)
     /// A relationship chart's two people are not related in the tree.
     case notRelated(Member.ID, Member.ID)
+    /// A fan chart was asked for in a format other than SVG.
+    case fanIsSVG(Chart.Format)
 
     public var description: String {
         switch self {
         case .unknownMember(let id): "no member has the id \"\(id)\""
         case .notRelated(let a, let b): "no line of parents and children joins \"\(a)\" and \"\(b)\" in this tree (nor through a partner of either)"
+        case .fanIsSVG(let format): "a fan chart is drawn as SVG, not \(format.rawValue) (convert it to PDF or PNG with rsvg-convert)"
         }
     }
 }

@@ -69,6 +69,7 @@ struct RenderCommand: ParsableCommand {
           familytree render tree.json --root "Ada Lovelace" --generations 2 -o ada.svg
           familytree render family.ged -o ancestors.svg --chart ancestors "George Washington" --generations 4
           familytree render family.ged -o line.svg --chart relationship "Ada Byrne" "Tom Byrne"
+          familytree render family.ged -o fan.svg --chart fan "George Washington" --generations 6
           familytree render tree.json --label name-age --today 2026-11-22 -o ages.svg
           familytree render tree.json --private living -o public.svg       # for a web page
           familytree render tree.json --engine graphviz --renderer graphviz -o tree.png
@@ -91,11 +92,11 @@ struct RenderCommand: ParsableCommand {
     var root: String?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "A chart of one person's line: ancestors NAME, descendants NAME, hourglass NAME (both), or relationship A B (the lines joining two relatives, labelled from A's side). Put the tree file before it.",
+        "A chart of one person's line: ancestors NAME, descendants NAME, hourglass NAME (both), fan NAME (ancestors in a half circle, SVG), or relationship A B (the lines joining two relatives, labelled from A's side). Put the tree file before it.",
         valueName: "kind person"))
     var chart: [String] = []
 
-    @Option(help: "With --root: generations up and down to include (default 3); with --chart: generations each way (default all).")
+    @Option(help: "With --root: generations up and down to include (default 3); with --chart: generations each way (default all; a fan: rings, 2 to 10, default 5).")
     var generations: Int?
 
     @Flag(help: "With --root: leave out the person's brothers and sisters.")
@@ -162,6 +163,10 @@ struct RenderCommand: ParsableCommand {
         if let width, !(width >= 1 && width <= 1_000_000) { throw ValidationError("--width must be a number of pixels from 1 to 1000000") }
         let chartKind = try ChartKind(chart)
         if chartKind != nil, root != nil { throw ValidationError("--chart names its person; leave out --root") }
+        if case .fan = chartKind, renderer == .graphviz { throw ValidationError("a fan chart is drawn by familytree itself; leave out --renderer graphviz") }
+        if case .fan = chartKind, let generations, !FanChartRenderer.generationRange.contains(generations) {
+            throw ValidationError("a fan chart has 2 to 10 generations (its rings, the person's own counted)")
+        }
         if label == .relation, home == nil, chartKind?.isRelationship != true {
             throw ValidationError("--label relation needs --home, the person everyone is related to")
         }
@@ -169,7 +174,7 @@ struct RenderCommand: ParsableCommand {
 
     /// `--chart`'s words: a kind and its people.
     enum ChartKind: Equatable {
-        case ancestors(String), descendants(String), hourglass(String), relationship(String, String)
+        case ancestors(String), descendants(String), hourglass(String), fan(String), relationship(String, String)
 
         init?(_ words: [String]) throws {
             guard let kind = words.first else { return nil }
@@ -182,10 +187,11 @@ struct RenderCommand: ParsableCommand {
             case "ancestors": self = .ancestors(try one())
             case "descendants": self = .descendants(try one())
             case "hourglass": self = .hourglass(try one())
+            case "fan": self = .fan(try one())
             case "relationship":
                 guard people.count == 2 else { throw ValidationError("--chart relationship takes two people: --chart relationship A B") }
                 self = .relationship(people[0], people[1])
-            default: throw ValidationError("--chart must be ancestors, descendants, hourglass or relationship, then who (\"\(kind)\" is none of them)")
+            default: throw ValidationError("--chart must be ancestors, descendants, hourglass, fan or relationship, then who (\"\(kind)\" is none of them)")
             }
         }
 
@@ -199,6 +205,7 @@ struct RenderCommand: ParsableCommand {
             case .ancestors(let name): .ancestors(try id(name), generations: generations)
             case .descendants(let name): .descendants(try id(name), generations: generations)
             case .hourglass(let name): .hourglass(try id(name), generations: generations)
+            case .fan(let name): .fan(try id(name), generations: generations == Int.max ? 5 : generations)
             case .relationship(let a, let b): .relationship(try id(a), try id(b))
             }
         }

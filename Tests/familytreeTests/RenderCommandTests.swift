@@ -66,7 +66,11 @@ import TestSupport
         #expect(words.contains("Home person") && words.contains("Grandfather") && words.contains("First cousin"), "\(words.prefix(4000))")
 
         #expect(await scratch.run("render", tree, "--chart", "relationship", "Cian Ó Briain", "Chloé Müller") == 1, "not related")
-        #expect(await scratch.run("render", tree, "--chart", "fan", "Peter Müller") == 2)
+        #expect(await scratch.run("render", tree, "-o", scratch.path("fan.svg").path, "--chart", "fan", "Jonas Müller", "--generations", "4") == 0)
+        #expect(try scratch.read("fan.svg").contains("class=\"family-tree fan-chart\""))
+        #expect(await scratch.run("render", tree, "-o", scratch.path("fan.dot").path, "--chart", "fan", "Jonas Müller") == 1, "a fan is SVG")
+        #expect(await scratch.run("render", tree, "--chart", "fan", "Jonas Müller", "--generations", "11") == 2)
+        #expect(await scratch.run("render", tree, "--chart", "pie", "Peter Müller") == 2)
         #expect(await scratch.run("render", tree, "--chart", "relationship", "Peter Müller") == 2)
         #expect(await scratch.run("render", tree, "--chart", "ancestors", "Peter Müller", "--root", "Peter Müller") == 2)
     }

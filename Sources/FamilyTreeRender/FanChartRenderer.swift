@@ -1,0 +1,233 @@
+import FamilyTree
+import Foundation
+
+/// A fan chart: a person in the middle of a half circle, their parents in the first ring (father
+/// left, mother right), their grandparents in the next, and so on out to the generations asked.
+///
+/// Text is always upright: across the wedge in the inner rings, where wedges are wide, and along
+/// the radius in the outer ones, turned so it reads left to right on both sides. An ancestor not
+/// known leaves an empty wedge (the gaps in one's research); a person reached twice (cousins who
+/// married) is in each wedge that leads to them, as on a paper fan chart. Only the two parents of
+/// a person's birth family are followed: cross-bloodline parents have no wedge of their own.
+public struct FanChartRenderer: Sendable {
+    /// Rings, the person in the middle counted: 2 (them and their parents) to 10.
+    public var generations: Int
+    /// The colours.
+    public var theme: SVGRenderer.Theme
+    /// The SVG's width in pixels; `nil` for one as wide as its page's column.
+    public var width: Double?
+
+    /// The most rings a fan chart draws.
+    public static let generationRange = 2...10
+
+    /// A renderer of `generations` rings in `theme`.
+    public init(generations: Int, theme: SVGRenderer.Theme = .light, width: Double? = nil) {
+        self.generations = min(max(generations, Self.generationRange.lowerBound), Self.generationRange.upperBound)
+        self.theme = theme
+        self.width = width
+    }
+
+    /// The middle's radius, and each ring's width: rings with text along the arc, then along the radius.
+    static let centreRadius = 78.0
+    static let arcRings = 2
+    static let arcRingWidth = 84.0
+    static let radialRingWidth = 150.0
+    static let margin = 16.0
+
+    /// Ahnentafel slots: `slots[g][i]` is the member in wedge `i` of ring `g` (father of `i` at
+    /// `2i`, mother at `2i + 1`), `nil` where nobody is known.
+    func slots(of root: Int, in graph: FamilyGraph) -> [[Int?]] {
+        var slots: [[Int?]] = [[root]]
+        for ring in 1..<generations {
+            slots.append(slots[ring - 1].flatMap { child -> [Int?] in
+                guard let child else { return [nil, nil] }
+                let (father, mother) = Self.parents(of: child, in: graph)
+                return [father, mother]
+            })
+        }
+        return slots
+    }
+
+    /// The father and mother of a member's birth family (the first family they are a child of,
+    /// by birth when they have one): a man or the first partner left, a woman or the second right.
+    static func parents(of child: Int, in graph: FamilyGraph) -> (Int?, Int?) {
+        let families = graph.topology.parentUnions[child]
+        let birth = families.first { union in
+            graph.unions[union].children.first { graph.index(of: $0.member) == child }?.kind == .birth
+        } ?? families.first
+        guard let birth else { return (nil, nil) }
+        let partners = graph.topology.partners[birth]
+        if partners.count == 1 {
+            return graph.members[partners[0]].sex == .female ? (nil, partners[0]) : (partners[0], nil)
+        }
+        guard partners.count >= 2 else { return (nil, nil) }
+        let (first, second) = (graph.members[partners[0]].sex, graph.members[partners[1]].sex)
+        // A woman recorded first beside a man (or someone of no stated sex) goes right.
+        let swapped = (first == .female && second != .female) || (second == .male && first != .male)
+        return swapped ? (partners[1], partners[0]) : (partners[0], partners[1])
+    }
+
+    /// The outer radius of ring `ring` (0 is the middle).
+    static func outerRadius(of ring: Int) -> Double {
+        guard ring > 0 else { return centreRadius }
+        let arc = min(ring, arcRings), radial = max(0, ring - arcRings)
+        return centreRadius + Double(arc) * arcRingWidth + Double(radial) * radialRingWidth
+    }
+
+    /// The SVG of the fan around the member at `root`.
+    public func render(_ graph: FamilyGraph, root: Int) -> String {
+        let slots = slots(of: root, in: graph)
+        let radius = Self.outerRadius(of: generations - 1)
+        let centreX = radius + Self.margin, centreY = radius + Self.margin
+        // Below the middle: room for the person's own lines under the half circle's base.
+        let canvasWidth = 2 * centreX, canvasHeight = centreY + Self.margin + 8
+        func number(_ value: Double) -> String { Formatting.number(value) }
+        func point(_ r: Double, _ degrees: Double) -> (Double, Double) {
+            let radians = degrees * .pi / 180
+            return (centreX + r * cos(radians), centreY - r * sin(radians))
+        }
+
+        let name = graph.members[root].fullName.isEmpty ? "(no name)" : graph.members[root].fullName
+        var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"family-tree fan-chart\" viewBox=\"0 0 \(number(canvasWidth)) \(number(canvasHeight))\""
+        if let width, width > 0 {
+            svg += " width=\"\(number(width))\" height=\"\(number(canvasHeight * width / canvasWidth))\""
+        } else {
+            svg += " width=\"100%\" preserveAspectRatio=\"xMidYMin meet\""
+        }
+        svg += " role=\"img\" aria-label=\"\(Formatting.xmlEscaped("Fan chart of \(name)"))\">\n"
+        svg += "<title>\(Formatting.xmlEscaped("Fan chart of \(name), \(generations) generations"))</title>\n"
+        svg += "<style>\n\(SVGRenderer.styleSheet(theme))\n\(Self.fanRules(theme))\n</style>\n"
+        svg += "<rect class=\"background\" width=\"\(number(canvasWidth))\" height=\"\(number(canvasHeight))\"/>\n"
+        var wedges = ""
+        var labels = ""
+
+        for (ring, row) in slots.enumerated() {
+            let inner = ring == 0 ? 0 : Self.outerRadius(of: ring - 1), outer = Self.outerRadius(of: ring)
+            let span = 180.0 / Double(row.count)
+            for (slot, member) in row.enumerated() {
+                let start = 180.0 - Double(slot) * span, end = start - span
+                let classes = member.map { Self.classes(of: graph.members[$0]) } ?? "empty"
+                let memberAttribute = member.map { " data-member=\"\(Formatting.xmlEscaped(graph.members[$0].id))\"" } ?? ""
+                // The wedge: an annular sector, or the half disc in the middle.
+                let (outerStartX, outerStartY) = point(outer, start), (outerEndX, outerEndY) = point(outer, end)
+                var path = "M\(number(outerStartX)),\(number(outerStartY)) A\(number(outer)),\(number(outer)) 0 0 1 \(number(outerEndX)),\(number(outerEndY)) "
+                if ring == 0 {
+                    path += "Z"
+                } else {
+                    let (innerEndX, innerEndY) = point(inner, end), (innerStartX, innerStartY) = point(inner, start)
+                    path += "L\(number(innerEndX)),\(number(innerEndY)) A\(number(inner)),\(number(inner)) 0 0 0 \(number(innerStartX)),\(number(innerStartY)) Z"
+                }
+                wedges += "<path class=\"wedge \(classes)\"\(memberAttribute) d=\"\(path)\"/>\n"
+                guard let member else { continue }
+                let person = graph.members[member]
+                let fullName = person.fullName.isEmpty ? "(no name)" : person.fullName
+                let years = person.lifeSpan
+                let middle = (inner + outer) / 2
+                if ring == 0 {
+                    // The person: upright lines in the half disc.
+                    let size = 14.0
+                    let shown = Labeler.shortened(fullName, fontSize: size, limit: 2 * outer * 0.86)
+                    labels += "<text class=\"name\" x=\"\(number(centreX))\" y=\"\(number(centreY - outer * 0.42))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shown))</text>\n"
+                    if !years.isEmpty {
+                        labels += "<text class=\"detail\" x=\"\(number(centreX))\" y=\"\(number(centreY - outer * 0.42 + 17))\" font-size=\"11\" text-anchor=\"middle\">\(Formatting.xmlEscaped(years))</text>\n"
+                    }
+                } else if ring <= Self.arcRings {
+                    // Across the wedge, at right angles to the radius: upright everywhere on a half
+                    // circle. (Text on a curved path would be nicer, but librsvg, which makes the
+                    // PDF, does not draw it.)
+                    let angle = (start + end) / 2
+                    let size = [12.5, 11.5][ring - 1]
+                    let (x, y) = point(middle, angle)
+                    // The chord across the wedge at the inner line's radius, less a margin.
+                    let limit = 2 * (middle - 8) * sin(span / 2 * .pi / 180) - 10
+                    let group = "<g transform=\"translate(\(number(x)),\(number(y))) rotate(\(number(90 - angle)))\">"
+                    // A name too long for one line takes two (at a space) before anything is cut.
+                    let nameLines = Self.wrapped(fullName, fontSize: size, limit: max(limit, 8))
+                    let lineHeight = size + 1.5
+                    var top = -(Double(nameLines.count) * lineHeight + (years.isEmpty ? 0 : size)) / 2 + size * 0.8
+                    labels += group
+                    for line in nameLines {
+                        labels += "<text class=\"name\" y=\"\(number(top))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>"
+                        top += lineHeight
+                    }
+                    if !years.isEmpty {
+                        let shownYears = Labeler.shortened(years, fontSize: size - 1.5, limit: max(limit, 8))
+                        labels += "<text class=\"detail\" y=\"\(number(top))\" font-size=\"\(number(size - 1.5))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownYears))</text>"
+                    }
+                    labels += "</g>\n"
+                } else {
+                    // Along the radius, turned to read left to right on either side.
+                    let angle = (start + end) / 2
+                    let rotation = angle <= 90 ? -angle : 180 - angle
+                    let across = middle * span * .pi / 180
+                    let (x, y) = point(middle, angle)
+                    let limit = outer - inner - 12
+                    // Two lines when the wedge is wide enough for them, else the name and years on one.
+                    let twoLines = across >= 24
+                    let size = min(11.5, max(3, (twoLines ? across / 2.3 : across * 0.8)))
+                    let group = "<g transform=\"translate(\(number(x)),\(number(y))) rotate(\(number(rotation)))\">"
+                    if twoLines, !years.isEmpty {
+                        let shownName = Labeler.shortened(fullName, fontSize: size, limit: limit)
+                        let shownYears = Labeler.shortened(years, fontSize: size - 1, limit: limit)
+                        labels += group + "<text class=\"name\" y=\"\(number(-size * 0.25))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownName))</text>"
+                        labels += "<text class=\"detail\" y=\"\(number(size * 0.95))\" font-size=\"\(number(size - 1))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownYears))</text></g>\n"
+                    } else {
+                        let line = years.isEmpty ? fullName : "\(fullName) \(years)"
+                        let shown = Labeler.shortened(line, fontSize: size, limit: limit)
+                        labels += group + "<text class=\"name\" y=\"\(number(size * 0.35))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shown))</text></g>\n"
+                    }
+                }
+            }
+        }
+        svg += "<g class=\"wedges\">\n\(wedges)</g>\n<g class=\"labels\">\n\(labels)</g>\n</svg>\n"
+        return svg
+    }
+
+    /// `text` on one line when it fits in `limit`, else on two split at the space that balances
+    /// them best (each line shortened only if it still does not fit).
+    static func wrapped(_ text: String, fontSize: Double, limit: Double) -> [String] {
+        guard Labeler.textWidth(text, fontSize: fontSize) > limit else { return [text] }
+        let spaces = text.indices.filter { text[$0] == " " }
+        guard let split = spaces.min(by: { left, right in
+            func imbalance(_ index: String.Index) -> Double {
+                abs(Labeler.textWidth(String(text[..<index]), fontSize: fontSize) - Labeler.textWidth(String(text[text.index(after: index)...]), fontSize: fontSize))
+            }
+            return imbalance(left) < imbalance(right)
+        }) else { return [Labeler.shortened(text, fontSize: fontSize, limit: limit)] }
+        return [String(text[..<split]), String(text[text.index(after: split)...])].map { Labeler.shortened($0, fontSize: fontSize, limit: limit) }
+    }
+
+    static func classes(of member: Member) -> String {
+        switch member.sex {
+        case .male: "male"
+        case .female: "female"
+        default: "person"
+        }
+    }
+
+    /// The fan's own rules, over the chart's colours.
+    static func fanRules(_ theme: SVGRenderer.Theme) -> String {
+        let light = """
+        .fan-chart .wedge { fill: #f4f6fb; stroke: #5b6b8c; stroke-width: 1; }
+        .fan-chart .wedge.male { fill: #e8f1fb; }
+        .fan-chart .wedge.female { fill: #fbeef3; }
+        .fan-chart .wedge.empty { fill: none; stroke: #c5cbd8; stroke-dasharray: 3 3; }
+        .fan-chart text { fill: #1d2433; }
+        .fan-chart text.name { font-weight: 600; }
+        .fan-chart text.detail { fill: #4a5568; }
+        """
+        let dark = """
+        .fan-chart .wedge { fill: #232a38; stroke: #8fa3c8; }
+        .fan-chart .wedge.male { fill: #1f2b3d; }
+        .fan-chart .wedge.female { fill: #3a2430; }
+        .fan-chart .wedge.empty { fill: none; stroke: #4a5468; }
+        .fan-chart text { fill: #e8ecf4; }
+        .fan-chart text.detail { fill: #b3bdd0; }
+        """
+        switch theme {
+        case .light: return light
+        case .dark: return light + "\n" + dark
+        case .auto: return light + "\n@media (prefers-color-scheme: dark) {\n" + dark + "\n}"
+        }
+    }
+}

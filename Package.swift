@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "FamilyTreeAPI", targets: ["FamilyTreeAPI"]),
         .library(name: "FamilyTreeRemote", targets: ["FamilyTreeRemote"]),
         .library(name: "FamilyTreeServer", targets: ["FamilyTreeServer"]),
+        .library(name: "FamilyTreePDF", targets: ["FamilyTreePDF"]),
         .executable(name: "familytree", targets: ["familytree"]),
     ],
     traits: [
@@ -26,6 +27,8 @@ let package = Package(
         .trait(name: "PostgreSQL"),
         // `familytree serve`: the sync API over HTTP (Hummingbird on SwiftNIO, bcrypt, swift-crypto).
         .trait(name: "Server"),
+        // `render -o chart.pdf`: the chart's SVG drawn into a PDF by librsvg and cairo (needs librsvg2-dev).
+        .trait(name: "PDF"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -123,6 +126,9 @@ let package = Package(
                 .target(name: "CGraphviz", condition: .when(traits: ["Graphviz"])),
             ]
         ),
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libcairo2-dev"])]),
+        // Its sources are wrapped in `#if PDF`, like FamilyTreeGraphviz's.
+        .target(name: "FamilyTreePDF", dependencies: [.target(name: "CRSVG", condition: .when(traits: ["PDF"]))]),
         .executableTarget(
             name: "familytree",
             dependencies: [
@@ -131,6 +137,7 @@ let package = Package(
                 .target(name: "FamilyTreeGraphviz", condition: .when(traits: ["Graphviz"])),
                 .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .target(name: "FamilyTreeServer", condition: .when(traits: ["Server"])),
+                .target(name: "FamilyTreePDF", condition: .when(traits: ["PDF"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
@@ -180,6 +187,7 @@ let package = Package(
             .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
         ]),
         .testTarget(name: "FamilyTreeCardDAVTests", dependencies: ["FamilyTreeCardDAV"]),
+        .testTarget(name: "FamilyTreePDFTests", dependencies: ["FamilyTreePDF", "TestSupport"]),
         .testTarget(name: "FamilyTreeFilesTests", dependencies: ["FamilyTreeFiles", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "FamilyTreeContactsTests", dependencies: ["FamilyTree", "FamilyTreeContacts", "TestSupport"], resources: [.copy("Fixtures")]),

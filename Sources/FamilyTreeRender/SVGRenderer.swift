@@ -29,6 +29,28 @@ public struct SVGRenderer: Sendable {
     /// The drawing's width on the page in pixels (the height follows); `nil` makes it responsive:
     /// as wide as the page's column, never wider than its natural size when placed inline.
     public var width: Double?
+    /// Only what lies in this part of the chart (x, y, width, height in the layout's units) is
+    /// written, in the same coordinates: the sheets of a printed poster, each drawn from its own
+    /// small SVG. `nil` writes everything.
+    public var window: Window?
+
+    /// A part of a chart, in the layout's units.
+    public struct Window: Sendable, Hashable {
+        public var x: Double, y: Double, width: Double, height: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+
+        /// Whether anything of the rectangle from (left, top) to (right, bottom) lies in the window
+        /// (with a margin for strokes and marks drawn just outside a box or line).
+        func touches(left: Double, top: Double, right: Double, bottom: Double) -> Bool {
+            right >= x - 8 && left <= x + width + 8 && bottom >= y - 8 && top <= y + height + 8
+        }
+    }
 
     /// A renderer labelling with `labeler`, titled `title`, in `theme`, marking out `highlighted`,
     /// `width` pixels wide (`nil`: responsive).
@@ -144,6 +166,10 @@ public struct SVGRenderer: Sendable {
         writer.append("\"/>\n<g class=\"edges\">\n")
         for (edge, style) in zip(layout.edges, styles) {
             guard let first = edge.points.first else { continue }
+            if let window {
+                let xs = edge.points.map(\.x), ys = edge.points.map(\.y)
+                guard window.touches(left: xs.min()!, top: ys.min()!, right: xs.max()!, bottom: ys.max()!) else { continue }
+            }
             writer.append("<path class=\"edge ")
             writer.append(edge.kind.rawValue)
             if let style {
@@ -165,6 +191,7 @@ public struct SVGRenderer: Sendable {
         }
         writer.append("</g>\n<g class=\"unions\">\n")
         for union in layout.unions where union.partners.count == 2 {
+            if let window, !window.touches(left: union.marker.x, top: union.marker.y, right: union.marker.x, bottom: union.marker.y) { continue }
             writer.append("<circle class=\"union\" cx=\"")
             writer.appendNumber(union.marker.x)
             writer.append("\" cy=\"")
@@ -176,8 +203,11 @@ public struct SVGRenderer: Sendable {
         writer.append("</g>\n<g class=\"members\">\n")
         // The members are most of the file: written on every core, in order.
         let boxes = layout.boxes
-        try writer.appendRecords(boxes.indices) { [self, crossBloodline] index, partWriter in
-            let box = boxes[index]
+        let shown = window.map { window in
+            boxes.filter { window.touches(left: $0.x, top: $0.y, right: $0.x + $0.width, bottom: $0.y + $0.height) }
+        } ?? boxes
+        try writer.appendRecords(shown.indices) { [self, crossBloodline] index, partWriter in
+            let box = shown[index]
             writeMember(box, member: graph.members[box.member], highlighted: crossBloodline[box.member], into: &partWriter)
         }
         writer.append("</g>\n")

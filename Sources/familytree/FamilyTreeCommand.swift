@@ -25,7 +25,7 @@ struct FamilyTreeCommand: AsyncParsableCommand {
         Exit codes: 0 success, 1 invalid input (bad file, unknown or ambiguous member, a link that \
         would make someone their own ancestor), 2 usage error (unknown option, bad argument).
         """,
-        version: "familytree \(version) (\(GraphvizSupport.versionNote))",
+        version: "familytree \(version) (\(GraphvizSupport.versionNote); \(PDFSupport.versionNote))",
         subcommands: [RenderCommand.self, AddCommand.self, EditCommand.self, MarryCommand.self, DivorceCommand.self, RemoveCommand.self, LinkCommand.self, RelationCommand.self, ValidateCommand.self, GenerateCommand.self, StatsCommand.self, BirthdaysCommand.self, CalendarCommand.self, ImportCommand.self, SuggestCommand.self, ExportCommand.self, SyncCommand.self, LoginCommand.self, LogoutCommand.self, JoinCommand.self, ServeCommand.self, ContactsCommand.self]
     )
 

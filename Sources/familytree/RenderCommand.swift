@@ -140,6 +140,18 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var privacy: PrivacyOptions
 
+    @Option(help: "For a PDF (-o chart.pdf): a4, a3, a2, letter or tabloid. Without it the PDF is one page the chart's size, for a print shop.")
+    var paper: String?
+
+    @Option(help: "For a PDF with --paper: portrait, landscape or auto (the chart's shape).")
+    var orientation: String = "auto"
+
+    @Flag(help: "For a PDF with --paper: the chart at --scale on as many sheets as it takes, with a page map, cut marks, glue strips and page numbers (without it the chart is shrunk onto one sheet).")
+    var pages = false
+
+    @Option(help: "For a PDF: the chart's size on paper in percent, 100 being its size on a screen (96 chart pixels to the inch).")
+    var scale: Double = 100
+
     func validate() throws {
         if engine == .graphviz, !GraphvizSupport.isBuiltIn {
             throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
@@ -149,12 +161,25 @@ struct RenderCommand: ParsableCommand {
             guard engine == .graphviz else { throw ValidationError("--renderer graphviz needs --engine graphviz") }
             return
         }
-        if let format, Chart.Format(rawValue: format) == nil {
-            throw ValidationError("--format must be svg, dot, dot-positioned, layout-json or html")
+        if isPDF {
+            guard PDFSupport.isBuiltIn else {
+                throw ValidationError("this familytree was built without PDF support; build it with --traits PDF (needs librsvg2-dev), or write tree.svg and convert it: rsvg-convert -f pdf tree.svg -o tree.pdf")
+            }
+            if let paper, !PDFSupport.paperNames.contains(paper.lowercased()) {
+                throw ValidationError("--paper must be one of \(PDFSupport.paperNames.joined(separator: ", "))")
+            }
+            guard ["portrait", "landscape", "auto"].contains(orientation) else { throw ValidationError("--orientation must be portrait, landscape or auto") }
+            if pages, paper == nil { throw ValidationError("--pages tiles the chart onto sheets of --paper: name one (a4, letter, …)") }
+            guard scale >= 5, scale <= 1_000 else { throw ValidationError("--scale is a percentage from 5 to 1000") }
+        } else if paper != nil || pages || orientation != "auto" || scale != 100 {
+            throw ValidationError("--paper, --orientation, --pages and --scale are for a PDF: write -o chart.pdf")
         }
-        if format == nil, !TreeFiles.isStream(output), Chart.Format(fileName: output) == nil {
+        if let format, Chart.Format(rawValue: format) == nil, format != "pdf" {
+            throw ValidationError("--format must be svg, dot, dot-positioned, layout-json, html or pdf")
+        }
+        if format == nil, !isPDF, !TreeFiles.isStream(output), Chart.Format(fileName: output) == nil {
             let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
-            if ["png", "pdf", "jpg", "jpeg"].contains(fileExtension) {
+            if ["png", "jpg", "jpeg"].contains(fileExtension) {
                 throw ValidationError("familytree writes SVG, not \(fileExtension.uppercased()); write tree.svg and convert it (rsvg-convert -f \(fileExtension == "pdf" ? "pdf" : "png") tree.svg -o \(URL(fileURLWithPath: output).lastPathComponent), from Debian's librsvg2-bin)")
             }
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot, .json or .html, or --format")
@@ -170,6 +195,11 @@ struct RenderCommand: ParsableCommand {
         if label == .relation, home == nil, chartKind?.isRelationship != true {
             throw ValidationError("--label relation needs --home, the person everyone is related to")
         }
+    }
+
+    /// Whether the chart is written as a PDF (by its file name or `--format pdf`).
+    var isPDF: Bool {
+        renderer == .native && (format == "pdf" || (format == nil && URL(fileURLWithPath: output).pathExtension.lowercased() == "pdf"))
     }
 
     /// `--chart`'s words: a kind and its people.
@@ -214,7 +244,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
         // Graphviz's own renderers draw the chart's tree in their formats; ours draw the rest.
-        let format = renderer == .graphviz ? .svg : self.format.flatMap(Chart.Format.init(rawValue:)) ?? Chart.Format(fileName: output) ?? .svg
+        let format = renderer == .graphviz || isPDF ? .svg : self.format.flatMap(Chart.Format.init(rawValue:)) ?? Chart.Format(fileName: output) ?? .svg
         var chart = Chart(graph: graph, format: format, today: try Today.dayNumber(today))
         // People are named by id or by name here; the chart takes ids.
         if let root { chart.extent = .around(graph.members[try graph.resolveMember(root)].id, generations: generations ?? 3, siblings: !noSiblings) }
@@ -244,6 +274,28 @@ struct RenderCommand: ParsableCommand {
         }
         // Laid out before the file is opened: only writing errors happen while it is written.
         let drawing = engine == .graphviz ? try GraphvizSupport.reported { try chart.drawing() } : try chart.drawing()
+        if isPDF {
+            // The PDF is the SVG drawn by librsvg: made whole before the file is written.
+            var svg = CollectedOutput()
+            try drawing.write(to: &svg)
+            let title = drawing.prepared.highlighted.flatMap { id in drawing.prepared.graph.member(id)?.fullName } ?? "Family tree"
+            let day = CalendarDate.date(fromDayNumber: chart.today)
+            let date = String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
+            // Each sheet of a poster from an SVG of only what lies on it.
+            let sheet = drawing.layout.map { layout in
+                { (x: Double, y: Double, width: Double, height: Double) -> [UInt8] in
+                    var renderer = SVGRenderer(labeler: drawing.prepared.labeler, theme: chart.theme, highlighted: drawing.prepared.highlighted)
+                    renderer.window = .init(x: x, y: y, width: width, height: height)
+                    var part = CollectedOutput()
+                    try? renderer.render(layout, of: drawing.prepared.graph, to: &part)
+                    return Array(part.text.utf8)
+                }
+            }
+            let pdf = try PDFSupport.render(svg: Array(svg.text.utf8), .init(
+                paper: paper?.lowercased(), orientation: orientation, pages: pages, scale: scale / 100, title: title, date: date), sheet: sheet)
+            try TreeFiles.write(to: output) { try $0.write(pdf[...]) }
+            return
+        }
         try TreeFiles.write(to: output) { try drawing.write(to: &$0) }
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
     static let libraries = [
         "FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeCalendar", "FamilyTreeGEDCOM",
         "FamilyTreeContacts", "FamilyTreeCardDAV", "FamilyTreeFiles", "FamilyTreeSync", "FamilyTreePostgres", "FamilyTreeGraphviz",
-        "FamilyTreeAPI", "FamilyTreeRemote", "FamilyTreeServer",
+        "FamilyTreeAPI", "FamilyTreeRemote", "FamilyTreeServer", "FamilyTreePDF",
     ]
 
     /// The folder of the built modules this test binary was built with (`.build/<triple>/debug/Modules`).
@@ -33,10 +33,13 @@ import TestSupport
         let scratchRoot = build.deletingLastPathComponent().deletingLastPathComponent()
         let moduleMaps = Self.moduleMaps(under: scratchRoot.appendingPathComponent("checkouts"), depth: 8).filter { $0.contains("/Sources/") && !$0.contains("/Benchmarks/") }
             + Self.moduleMaps(under: build, depth: 2) + Self.moduleMaps(under: TestPaths.packageRoot.appendingPathComponent("Sources"), depth: 2)
+        // librsvg's headers (the PDF trait's) are found where pkg-config says, as the build found them.
+        let headerFolders = (try? ChildProcess.run("pkg-config", ["--cflags-only-I", "librsvg-2.0"]))
+            .map { $0.status == 0 ? $0.stdout.split(whereSeparator: \.isWhitespace).map(String.init) : [] } ?? []
         for library in libraries {
             let result = try ChildProcess.run("swift-symbolgraph-extract", [
                 "-module-name", library, "-I", folder.path, "-target", triple, "-minimum-access-level", "public", "-output-dir", scratch.url.path,
-            ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] })
+            ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + headerFolders.flatMap { ["-Xcc", $0] })
             try #require(result.status == 0, "\(library): \(result.stderr.suffix(1_000))")
             let graph = try Data(contentsOf: scratch.path("\(library).symbols.json"))
             let symbols = try #require((try JSONSerialization.jsonObject(with: graph) as? [String: Any])?["symbols"] as? [[String: Any]])

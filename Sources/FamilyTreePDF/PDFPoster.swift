@@ -161,7 +161,7 @@ public struct PDFPoster: Sendable {
                 let printableWidth = plan.pageWidth - 2 * margin, printableHeight = plan.pageHeight - 2 * margin
                 let window = (x: Double(column) * (printableWidth - overlap) / plan.points, y: Double(row) * (printableHeight - overlap) / plan.points,
                               width: printableWidth / plan.points, height: printableHeight / plan.points)
-                drawSheet(Sheet(row: row, column: column), number: number + 2, of: printed.count + 1, plan: plan, blank: blank, context: context) {
+                drawSheet(Sheet(row: row, column: column), number: number + 2, of: printed.count + 1, plan: plan, context: context) {
                     drawChart(at: $0, $1, factor: $2, window: window)
                 }
             }
@@ -277,7 +277,7 @@ public struct PDFPoster: Sendable {
 
     /// One sheet: its part of the chart at full size, clipped to the printable area; cut marks at
     /// its corners; the strips a neighbour glues over shaded; its name and number below.
-    private func drawSheet(_ sheet: Sheet, number: Int, of pageCount: Int, plan: Plan, blank: Set<Sheet>, context: OpaquePointer,
+    private func drawSheet(_ sheet: Sheet, number: Int, of pageCount: Int, plan: Plan, context: OpaquePointer,
                            drawChart: (Double, Double, Double) -> Void) {
         let (row, column) = (sheet.row, sheet.column)
         let printableWidth = plan.pageWidth - 2 * margin, printableHeight = plan.pageHeight - 2 * margin

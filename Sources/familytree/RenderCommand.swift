@@ -278,7 +278,11 @@ struct RenderCommand: ParsableCommand {
             // The PDF is the SVG drawn by librsvg: made whole before the file is written.
             var svg = CollectedOutput()
             try drawing.write(to: &svg)
-            let title = drawing.prepared.highlighted.flatMap { id in drawing.prepared.graph.member(id)?.fullName } ?? "Family tree"
+            // The PDF's title: the person the chart is about, or the tree's file and its size.
+            let count = drawing.prepared.graph.members.count
+            let file = TreeFiles.isStream(tree) ? "Family tree" : URL(fileURLWithPath: tree).deletingPathExtension().lastPathComponent
+            let title = drawing.prepared.highlighted.flatMap { id in drawing.prepared.graph.member(id)?.fullName }
+                ?? "\(file) (\(count) \(count == 1 ? "person" : "people"))"
             let day = CalendarDate.date(fromDayNumber: chart.today)
             let date = String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
             // Each sheet of a poster from an SVG of only what lies on it.

@@ -9,7 +9,9 @@ import TestSupport
 
 /// The chart page's edits, undo and live changes over HTTP, with the real server and store. (The
 /// same in two real browsers at once: `ServerProcessTests.aFamilyEditsOneTreeFromTwoBrowsers`.)
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LiveEditingTests {
+/// Threads of its own: its change streams are read with blocking sockets, which on the cooperative
+/// pool (two threads on CI) could keep the in-process server from answering them.
+@Suite(.serialized, .threadsOfItsOwn, .timeLimit(.minutes(2))) struct LiveEditingTests {
     /// A tree of alice's: Ann and Ben, married, with one child Cy; bob and carol helpers, vera a
     /// viewer, ada an admin, dave nobody. Returns the server and each user's token.
     func family(settings: ServerSettings = RunningServer.quickSettings) async throws -> (RunningServer, [String: String]) {

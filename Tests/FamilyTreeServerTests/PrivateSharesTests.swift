@@ -10,7 +10,9 @@ import TestSupport
 /// A share that hides living people's details from a viewer: every page, answer and stream the
 /// viewer reaches shows the living as "Living", the documents are not pulled, and the rule is
 /// the share's (set with it, lifted with it, refused for a role that edits).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct PrivateSharesTests {
+/// Threads of its own: its change streams are read with blocking sockets, which on the cooperative
+/// pool (two threads on CI) could keep the in-process server from answering them.
+@Suite(.serialized, .threadsOfItsOwn, .timeLimit(.minutes(2))) struct PrivateSharesTests {
     /// alice's tree: Ann and Ben Byrne (no dates; their son was born in 1980, so living), Cy
     /// Byrne (born 1980, notes, a photo), and Tom Byrne (1850 to 1920). vera views it with the
     /// living hidden, walt views it whole, bob helps.

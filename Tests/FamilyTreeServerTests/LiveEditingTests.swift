@@ -258,7 +258,7 @@ import TestSupport
         #expect(try stream.next(within: 0.5) == nil, "no change yet")
 
         _ = try await edit(server, tokens["bob"]!, #"{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"Dee"}}"#)
-        let change = try #require(try stream.next(within: 3))
+        let change = try #require(try stream.next(within: 10))
         #expect(change.name == "change")
         let said = try #require(try JSONSerialization.jsonObject(with: Data(change.data.utf8)) as? [String: Any])
         #expect(said["by"] as? String == "bob")
@@ -269,12 +269,12 @@ import TestSupport
         // A push through the sync API (the CLI) is heard as well.
         let alice = ServerDocumentStore(address: try ServerAddress(server.address), user: "alice", token: tokens["alice"]!)
         _ = try await alice.push(user: "alice", tree: "alice", [memberWrite("zed", name: "Zed")])
-        let pushed = try #require(try stream.next(within: 3))
+        let pushed = try #require(try stream.next(within: 10))
         #expect(pushed.data.contains("alice synced 1 change"))
 
         // A page reconnecting after sequence N hears of what it missed, from the store.
         let late = try EventStreamReader(address: server.address, path: "/trees/alice/events", headers: ["Authorization": "Bearer \(tokens["vera"]!)", "Last-Event-ID": String(sequence - 1)])
-        let missed = try #require(try late.next(within: 3))
+        let missed = try #require(try late.next(within: 10))
         #expect(missed.name == "change" && Int(missed.id ?? "") ?? 0 > sequence - 1)
     }
 

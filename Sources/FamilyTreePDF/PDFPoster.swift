@@ -116,7 +116,7 @@ public struct PDFPoster: Sendable {
             return CAIRO_STATUS_SUCCESS
         }, Unmanaged.passUnretained(sink).toOpaque(), plan.pageWidth, plan.pageHeight)
         defer { cairo_surface_destroy(surface) }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, Self.oneLine(title))
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "familytree")
         if let date {
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date + "T00:00:00Z")
@@ -181,6 +181,11 @@ public struct PDFPoster: Sendable {
             throw .unreadableSVG(message)
         }
         return handle
+    }
+
+    /// `text` with its control characters (a name's newline, a tab) as spaces: a title on one line.
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     /// A sheet of a tiled poster, by its place.
@@ -250,7 +255,7 @@ public struct PDFPoster: Sendable {
         let posterHeight = Double(plan.rows) * (plan.pageHeight - 2 * margin - overlap) + overlap
         let shrink = min(printableWidth / posterWidth, printableHeight / posterHeight)
         let left = margin + (printableWidth - posterWidth * shrink) / 2
-        text(title, x: margin, y: margin + 12, size: 14, bold: true, context: context)
+        text(Self.oneLine(title), x: margin, y: margin + 12, size: 14, bold: true, context: context)
         let paperName = (paper?.name ?? "").uppercased()
         let skipped = blank.isEmpty ? "" : "; the \(blank.count) blank ones (crossed out) are not printed"
         text("\(plan.columns * plan.rows - blank.count) sheets of \(paperName), \(plan.columns) across and \(plan.rows) down (page 1 is this map\(skipped)). "

@@ -225,6 +225,23 @@ public struct Chart: Sendable {
             }
         }
 
+        /// The renderer of an SVG chart.
+        private var svgRenderer: SVGRenderer {
+            SVGRenderer(labeler: prepared.labeler, theme: chart.theme, highlighted: prepared.highlighted, width: chart.width)
+        }
+
+        /// The SVG of only what lies in `window` of the chart, in the same coordinates (a printed
+        /// poster's sheet); `nil` for a drawing with no layout of ours (structure DOT, a fan chart).
+        public func svg(window: SVGRenderer.Window) -> [UInt8]? {
+            guard let layout else { return nil }
+            var renderer = svgRenderer
+            renderer.window = window
+            var output = CollectedOutput()
+            // Collecting in memory cannot fail, and the layout was made of this graph.
+            try! renderer.render(layout, of: prepared.graph, to: &output)
+            return Array(output.text.utf8)
+        }
+
         /// Writes the chart into `output`; only `output`'s own errors are thrown.
         public func write<Output: RenderedOutput>(to output: inout Output) throws {
             let (graph, labeler) = (prepared.graph, prepared.labeler)
@@ -232,8 +249,7 @@ public struct Chart: Sendable {
             case .structure(let text):
                 try output.write(Array(text.utf8)[...])
             case .svg(let layout):
-                let renderer = SVGRenderer(labeler: labeler, theme: chart.theme, highlighted: prepared.highlighted, width: chart.width)
-                try renderer.render(layout, of: graph, to: &output)
+                try svgRenderer.render(layout, of: graph, to: &output)
             case .positionedDOT(let layout):
                 try output.write(Array(try DOTWriter(labeler: labeler).positioned(layout, of: graph).utf8)[...])
             case .layoutJSON(let layout):

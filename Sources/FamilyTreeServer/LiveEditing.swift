@@ -237,20 +237,23 @@ extension WebApp {
         guard role != nil else {
             throw SyncError.notAllowed(user: user, tree: tree, role: nil, operation: .read)
         }
-        // A change's line names the people it touched: to a share that hides the living, only who and how many.
-        let hidesLiving = try await accounts.hidesLiving(from: user, in: tree, role: role)
+        // A change's line names the people it touched: to a share that hides the living, only who
+        // changed the tree. Read again at each look, so a rule set on an open stream holds within seconds.
+        let hidesLivingAtStart = try await accounts.hidesLiving(from: user, in: tree, role: role)
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
         let after = lastEventID ?? request.uri.queryParameters["after"].flatMap { Int64(String($0)) }
         let (number, stream, continuation) = await live.listen(to: tree, lookEvery: Self.lookEverySeconds)
-        let live = live, store = store
+        let live = live, store = store, accounts = accounts
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         let body = ResponseBody { writer in
             var last = after ?? -1
+            var hidesLiving = hidesLivingAtStart
             func send(_ text: String) async throws { try await writer.write(ByteBuffer(string: text)) }
             /// Looks at the store for what changed after `last`, as the user.
             func look() async throws {
+                hidesLiving = try await accounts.hidesLiving(from: user, in: tree, role: try await store.role(of: user, in: tree))
                 let page = try await store.pull(user: user, tree: tree, after: max(last, 0), limit: 1_000)
                 if last < 0 {
                     // The page gave no version: from now on.

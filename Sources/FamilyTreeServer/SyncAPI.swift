@@ -153,10 +153,8 @@ struct SyncAPI: APIProtocol {
         }
         do {
             if isNew { _ = try await accounts.createAccount(user: acceptance.user, password: acceptance.password) }
-            // The rule first: a share never stands, even for a moment, without the rule it was given with.
-            try await accounts.store.setHidesLiving(invite.hidesLiving, tree: invite.tree, user: acceptance.user)
             // Granted as the inviter: if they have lost the right to share since, the store refuses.
-            try await store.share(tree: invite.tree, as: invite.invitedBy, with: acceptance.user, role: invite.role)
+            try await share(tree: invite.tree, as: invite.invitedBy, with: acceptance.user, role: invite.role, hidingLiving: invite.hidesLiving)
         } catch {
             try? await accounts.store.releaseInvite(codeHash: Secrets.hash(code))
             throw error
@@ -270,13 +268,19 @@ struct SyncAPI: APIProtocol {
             let tree = try Self.userID(input.path.tree), member = try Self.userID(input.path.user)
             let hidesLiving = grant.hidesLiving ?? false
             try Accounts.checkHidingLiving(hidesLiving, role: grant.role.treeRole)
-            // In the order that never shows more than the share allows: a rule is set before the
-            // share it guards, and lifted after the share that no longer needs it.
-            if hidesLiving { try await accounts.store.setHidesLiving(true, tree: tree, user: member) }
-            try await store.share(tree: tree, as: caller.user, with: member, role: grant.role.treeRole)
-            if !hidesLiving { try await accounts.store.setHidesLiving(false, tree: tree, user: member) }
+            try await share(tree: tree, as: caller.user, with: member, role: grant.role.treeRole, hidingLiving: hidesLiving)
             return .noContent(.init())
         }
+    }
+
+    /// Gives `member` `role` on `tree` as `user`, with or without the rule that hides the living,
+    /// in the order that never shows more than the share allows: the rule is set before the share
+    /// it guards, and lifted only once the share that no longer needs it is made (a share the
+    /// store refuses leaves the rule as it was).
+    private func share(tree: String, as user: String, with member: String, role: TreeRole, hidingLiving: Bool) async throws {
+        if hidingLiving { try await accounts.store.setHidesLiving(true, tree: tree, user: member) }
+        try await store.share(tree: tree, as: user, with: member, role: role)
+        if !hidingLiving { try await accounts.store.setHidesLiving(false, tree: tree, user: member) }
     }
 
     func unshareTree(_ input: Operations.UnshareTree.Input) async throws -> Operations.UnshareTree.Output {

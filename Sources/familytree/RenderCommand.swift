@@ -286,14 +286,8 @@ struct RenderCommand: ParsableCommand {
             let day = CalendarDate.date(fromDayNumber: chart.today)
             let date = String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
             // Each sheet of a poster from an SVG of only what lies on it.
-            let sheet = drawing.layout.map { layout in
-                { (x: Double, y: Double, width: Double, height: Double) -> [UInt8] in
-                    var renderer = SVGRenderer(labeler: drawing.prepared.labeler, theme: chart.theme, highlighted: drawing.prepared.highlighted)
-                    renderer.window = .init(x: x, y: y, width: width, height: height)
-                    var part = CollectedOutput()
-                    try? renderer.render(layout, of: drawing.prepared.graph, to: &part)
-                    return Array(part.text.utf8)
-                }
+            let sheet = drawing.layout == nil ? nil : { (x: Double, y: Double, width: Double, height: Double) -> [UInt8] in
+                drawing.svg(window: .init(x: x, y: y, width: width, height: height)) ?? []
             }
             let pdf = try PDFSupport.render(svg: Array(svg.text.utf8), .init(
                 paper: paper?.lowercased(), orientation: orientation, pages: pages, scale: scale / 100, title: title, date: date), sheet: sheet)

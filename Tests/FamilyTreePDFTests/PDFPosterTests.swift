@@ -50,6 +50,10 @@ import TestSupport
         #expect(try poster.render(svg: sparse) == pdf, "the same bytes each time")
     }
 
+    @Test func aTitleIsOneLine() {
+        #expect(PDFPoster.oneLine("Ann) \\ (b\n</script>\tQ") == "Ann) \\ (b </script> Q")
+    }
+
     @Test func notAnSVGIsAClearError() {
         #expect(throws: PDFError.self) { try PDFPoster().render(svg: Array("<html>".utf8)) }
         #expect(throws: PDFError.self) { try PDFPoster().render(svg: Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8)) }

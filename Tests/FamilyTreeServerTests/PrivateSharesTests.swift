@@ -90,6 +90,18 @@ import TestSupport
         #expect(try #require(try whole.next(within: 10)).data.contains("Dorothea"))
         // And the new child, living, is hidden on the chart too.
         #expect(!(try await server.send("GET", "/trees/alice/chart.json", token: tokens["vera"]!).body.contains("Dorothea")))
+
+        // A rule set while walt's stream is open holds on it from its next look at the store (5 s).
+        let alice = ServerDocumentStore(address: try ServerAddress(server.address), user: "alice", token: tokens["alice"]!)
+        try await alice.share(tree: "alice", as: "alice", with: "walt", role: .viewer, hidingLiving: true)
+        try await Task.sleep(for: .seconds(WebApp.lookEverySeconds + 1))
+        #expect(try await server.send("POST", "/trees/alice/edits", body: #"{"edits":[{"op":"addChild","member":"ann","other":"ben","fields":{"firstName":"Eleanora"}}]}"#, token: tokens["bob"]!).status == 200)
+        var heard: [String] = []
+        while let event = try whole.next(within: 10) {
+            heard.append(event.data)
+            if event.data.contains("changed the tree") || event.data.contains("Eleanora") { break }
+        }
+        #expect(heard.last?.contains("bob changed the tree") == true && !heard.joined().contains("Eleanora"), "\(heard)")
     }
 
     @Test func theRuleIsTheSharesSetAndLiftedWithItAndOnlyForViewers() async throws {
@@ -134,6 +146,17 @@ import TestSupport
         let chart = try await server.send("GET", "/trees/alice/chart.json", token: token)
         #expect(chart.status == 200 && chart.body.contains("Tomas") && leaked(chart.body).isEmpty)
         #expect(try await server.send("GET", "/api/v1/trees/alice/documents", token: token).status == 403)
+
+        // An invite without the rule, from an admin who has since lost the right to share, is
+        // refused when vera (living hidden) accepts it: her rule stays as it was.
+        let (ada, _) = try await server.user("ada")
+        try await alice.share(tree: "alice", as: "alice", with: "ada", role: .admin)
+        let (plain, _) = try await ada.invite(tree: "alice", role: .viewer, invitee: nil, expiresInHours: 1)
+        try await alice.share(tree: "alice", as: "alice", with: "ada", role: .viewer)
+        let refused = try await server.send(
+            "POST", "/api/v1/invites/\(plain.split(separator: "/").last!)/accept", body: #"{"user":"vera","password":"correct horse"}"#)
+        #expect(refused.status == 403, "\(refused.body)")
+        #expect(try await server.send("GET", "/api/v1/trees/alice/documents", token: tokens["vera"]!).status == 403, "still hidden")
     }
 }
 #endif

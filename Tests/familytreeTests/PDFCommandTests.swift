@@ -57,6 +57,10 @@ import TestSupport
         #expect(await scratch.run("render", scratch.path("hostile.json").path, "-o", scratch.path("hostile.pdf").path) == 0)
         let words = try text(scratch.path("hostile.pdf"))
         #expect(words.contains("</text><script>alert(1)</script>"), "\(words)")
+        // As the title of a chart about them: intact, on one line.
+        #expect(await scratch.run("render", scratch.path("hostile.json").path, "-o", scratch.path("about.pdf").path, "--chart", "ancestors", "x") == 0)
+        let info = try ChildProcess.run("pdfinfo", [scratch.path("about.pdf").path]).stdout
+        #expect(info.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(#"</text><script>alert(1)</script> &amp; "Co""#) }, "\(info)")
     }
 }
 #endif

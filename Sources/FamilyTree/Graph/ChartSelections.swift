@@ -51,8 +51,9 @@ extension FamilyGraph {
         ways += partners(ofMemberAt: a).map { ($0, b, [a]) }
         ways += partners(ofMemberAt: b).map { (a, $0, [b]) }
         ways += partners(ofMemberAt: a).flatMap { left in partners(ofMemberAt: b).map { (left, $0, [a, b]) } }
+        let parents = parentLists(), children = childLists()
         for (from, to, alsoDrawn) in ways {
-            guard let line = bloodLine(from: from, to: to) else { continue }
+            guard let line = bloodLine(from: from, to: to, parents: parents, children: children) else { continue }
             var keep = Array(repeating: false, count: members.count)
             for member in line + alsoDrawn { keep[member] = true }
             return subgraph(keeping: keep, droppingLoneFamilies: true)
@@ -63,7 +64,7 @@ extension FamilyGraph {
     // MARK: Walking the generations
 
     /// Each member's parents by position: the family's partners and cross-bloodline parents.
-    private func parentLists() -> [[Int]] {
+    func parentLists() -> [[Int]] {
         var parents = Array(repeating: [Int](), count: members.count)
         for (union, children) in topology.children.enumerated() {
             for child in children { parents[child] += topology.partners[union] }
@@ -73,7 +74,7 @@ extension FamilyGraph {
     }
 
     /// Each member's children by position, of every family and cross-bloodline link.
-    private func childLists() -> [[Int]] {
+    func childLists() -> [[Int]] {
         var children = Array(repeating: [Int](), count: members.count)
         for (union, partners) in topology.partners.enumerated() {
             for partner in partners { children[partner] += topology.children[union] }
@@ -83,7 +84,7 @@ extension FamilyGraph {
     }
 
     /// `start` and everyone `next` reaches from it in up to `generations` steps, nearest first.
-    private func reached(from start: Int, generations: Int, by next: [[Int]]) -> [Int] {
+    func reached(from start: Int, generations: Int, by next: [[Int]]) -> [Int] {
         var seen: Set<Int> = [start]
         var order = [start], frontier = [start]
         var generation = 0
@@ -112,14 +113,12 @@ extension FamilyGraph {
 
     /// The people on every line from the lowest common ancestors of `a` and `b` down to each of
     /// them; `nil` when they have no common ancestor (and neither descends from the other).
-    private func bloodLine(from a: Int, to b: Int) -> [Int]? {
-        let parents = parentLists()
+    private func bloodLine(from a: Int, to b: Int, parents: [[Int]], children: [[Int]]) -> [Int]? {
         let aboveA = Set(reached(from: a, generations: Int.max, by: parents))
         let aboveB = Set(reached(from: b, generations: Int.max, by: parents))
         let common = aboveA.intersection(aboveB)
         guard !common.isEmpty else { return nil }
         // The lowest: common ancestors none of whose children is also a common ancestor.
-        let children = childLists()
         let lowest = common.filter { ancestor in !children[ancestor].contains(where: common.contains) }
         // Down from each lowest common ancestor, only through the two people's ancestors.
         let onEitherLine = aboveA.union(aboveB)

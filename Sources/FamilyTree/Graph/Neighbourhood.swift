@@ -6,26 +6,8 @@ extension FamilyGraph {
     public func neighbourhood(ofMemberAt root: Int, generations: Int, includingSiblings: Bool = true) -> FamilyGraph {
         var included = Array(repeating: false, count: members.count)
         included[root] = true
-        var childrenOf = Array(repeating: [Int](), count: members.count)
-        for (union, partners) in topology.partners.enumerated() {
-            for partner in partners { childrenOf[partner] += topology.children[union] }
-        }
-        for link in topology.crossLinks { childrenOf[link.parent].append(link.child) }
-        for step in [{ (member: Int) in self.parents(ofMemberAt: member) }, { (member: Int) in childrenOf[member] }] {
-            var frontier = [root]
-            var generation = 0
-            // Stops where the family ends, so a huge `generations` costs no more than the tree.
-            while generation < generations, !frontier.isEmpty {
-                generation += 1
-                var next: [Int] = []
-                for member in frontier {
-                    for relative in step(member) where !included[relative] {
-                        included[relative] = true
-                        next.append(relative)
-                    }
-                }
-                frontier = next
-            }
+        for lists in [parentLists(), childLists()] {
+            for relative in reached(from: root, generations: generations, by: lists) { included[relative] = true }
         }
         // The root's brothers and sisters, half-siblings too (every union of each parent), with their partners.
         if includingSiblings, generations > 0 {

@@ -13,17 +13,10 @@ struct LayoutGeometry {
         let layerOf = arrangement.nodeLayers.layerOfNode
         let topology = graph.topology
         let gap = options.generationSpacing
+        let layerCount = arrangement.layers.count
 
-        // Across-axis position of each layer: its depth is its deepest box.
-        var layerDepth = Array(repeating: 0.0, count: arrangement.layers.count)
-        for member in graph.members.indices { layerDepth[layerOf[member]] = max(layerDepth[layerOf[member]], placement.acrossSize[member]) }
-        var layerTop: [Double] = []
-        var across = options.margin
-        for depth in layerDepth {
-            layerTop.append(across)
-            across += depth + gap
-        }
-        // Plain arrays, so the helpers below capture values rather than the whole placement.
+        // Along the layers first: where boxes, union points and the lines between them run. The
+        // lines decide how much room each gap between generations needs, and so where layers stand.
         // Placeholders of long lines count for the extent: lines pass through them.
         let starts = placement.alongSize.indices.map(placement.start(of:))
         let alongShift = options.margin - (starts.min() ?? 0)
@@ -33,10 +26,41 @@ struct LayoutGeometry {
         let topDown = options.direction == .topDown
         func along(_ member: Int) -> Double { alongs[member] }
         func centre(_ member: Int) -> Double { alongs[member] + alongSize[member] / 2 }
+        var unionAlongs = topology.partners.indices.map { placement.unionAlong($0) + alongShift }
+        // A parent of several families with no other parent known would drop all their lines from
+        // one point: they leave the box a step apart instead.
+        var loneUnions: [Int: [Int]] = [:]
+        for (union, partners) in topology.partners.enumerated() where partners.count == 1 { loneUnions[partners[0], default: []].append(union) }
+        for (parent, unions) in loneUnions where unions.count > 1 {
+            let room = max(0, alongSize[parent] / 2 - 2)
+            for (index, union) in unions.enumerated() {
+                unionAlongs[union] += max(-room, min(room, (Double(index) - Double(unions.count - 1) / 2) * BusRoom.step))
+            }
+        }
+        let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
+        let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
+        let lines = ChildLines(graph: graph, placement: placement, chains: chains, options: options, layerOf: layerOf,
+                               alongs: alongs, alongShift: alongShift, unionAlongs: unionAlongs, unionLayers: unionLayers, memberLayers: memberLayers)
+
+        // Across: each layer as deep as its deepest box, each gap tall enough for its tracks.
+        var layerDepth = Array(repeating: 0.0, count: layerCount)
+        for member in graph.members.indices { layerDepth[layerOf[member]] = max(layerDepth[layerOf[member]], placement.acrossSize[member]) }
+        let rooms = (0..<layerCount).map { BusRoom(tracks: lines.tracksAbove(layer: $0), generationGap: gap) }
+        var layerTop: [Double] = []
+        var across = options.margin + max(0, rooms.first.map { $0.height - gap } ?? 0)
+        for (layer, depth) in layerDepth.enumerated() {
+            if layer > 0 { across += rooms[layer].height }
+            layerTop.append(across)
+            across += depth
+        }
         func top(_ member: Int) -> Double { layerTop[layerOf[member]] }
         func bottom(_ member: Int) -> Double { layerTop[layerOf[member]] + acrossSize[member] }
         func point(_ along: Double, _ across: Double) -> Point {
             topDown ? Point(x: along, y: across) : Point(x: across, y: along)
+        }
+        /// Where a track of the gap above `layer` runs.
+        func trackAcross(_ track: Int, aboveLayer layer: Int) -> Double {
+            layerTop[layer] - rooms[layer].height + rooms[layer].offset(ofTrack: track)
         }
 
         var boxes: [Layout.MemberBox] = []
@@ -52,20 +76,19 @@ struct LayoutGeometry {
         }
 
         // Sized up front: at a million members, growth by doubling would hold a spare copy of each.
-        let lineCount = topology.children.reduce(0) { $0 + $1.count } + topology.crossLinks.count
         var unionPoints: [Layout.UnionPoint] = []
         unionPoints.reserveCapacity(topology.partners.count)
         var edges: [Layout.Edge] = []
-        edges.reserveCapacity(lineCount + 2 * topology.partners.count)
-        // Where each union's lines to its children start.
-        var lineStartOfUnion: [(along: Double, across: Double)] = []
+        edges.reserveCapacity(lines.lines.count + 2 * topology.partners.count)
+        // Where each union's lines to its children start, across.
+        var lineStartOfUnion: [Double] = []
         lineStartOfUnion.reserveCapacity(topology.partners.count)
         for (union, partners) in topology.partners.enumerated() {
             let ordered = partners.count == 2 && along(partners[1]) < along(partners[0]) ? [partners[1], partners[0]] : partners
-            let unionAlong = placement.unionAlong(union) + alongShift
+            let unionAlong = unionAlongs[union]
             // Every union of a layer stands on one row a quarter of the gap below the layer, so
             // its lines to children all start one generation gap above them.
-            let partnersLayer = partners.map { layerOf[$0] }.max()!
+            let partnersLayer = unionLayers[union]
             let unionRow = layerTop[partnersLayer] + layerDepth[partnersLayer] + gap / 4
             var unionAcross = unionRow
             var marker: Point?
@@ -88,7 +111,7 @@ struct LayoutGeometry {
                     ]))
                 }
             }
-            lineStartOfUnion.append((unionAlong, lineStart))
+            lineStartOfUnion.append(lineStart)
             var drawn = topology.children[union].filter { topology.primaryParentUnion[$0] == union }
             // Siblings in one layer are already in order; only children in several layers need sorting.
             if zip(drawn, drawn.dropFirst()).contains(where: { along($0) > along($1) }) { drawn.sort { along($0) < along($1) } }
@@ -96,64 +119,260 @@ struct LayoutGeometry {
             unionPoints.append(Layout.UnionPoint(union: union, x: position.x, y: position.y, partners: ordered, children: drawn, marker: marker))
         }
 
-        // Lines to children run down to a horizontal bus above the child's layer, then across and down.
-        // Each union's children share one bus; buses whose spans overlap get separate tracks, so
-        // one family's line is never drawn on top of another's.
-        var buses = BusTracks()
-        var pending: [(kind: Layout.EdgeKind, from: Layout.Endpoint, start: (along: Double, across: Double), startLayer: Int, child: Int, bus: Int, passages: [Int])] = []
-        pending.reserveCapacity(lineCount)
-        for (union, children) in topology.children.enumerated() {
-            var busOfLayer: [Int: Int] = [:]
-            for child in children {
-                let isPrimary = topology.primaryParentUnion[child] == union
-                let layer = layerOf[child]
-                let bus: Int
-                if isPrimary, let shared = busOfLayer[layer] {
-                    bus = shared
-                    buses.extend(bus, toInclude: centre(child))
-                } else {
-                    bus = buses.add(layer: layer, from: lineStartOfUnion[union].along, to: centre(child))
-                    if isPrimary { busOfLayer[layer] = bus }
-                }
-                let passages = chains.placeholdersOfLine[LongEdgeChains.UnionChild(union: union, child: child)] ?? []
-                pending.append((isPrimary ? .child : .otherParent, .union(union), lineStartOfUnion[union], topology.partners[union].map { layerOf[$0] }.max()!, child, bus, passages))
+        // Each line runs down from its start to a track in the gap above each layer it passes
+        // (through the layer at its placeholder), along that track, and finally along its track
+        // above the child's layer to where it enters the child's box.
+        for line in lines.lines {
+            let startAcross: Double
+            switch line.from {
+            case .union(let union): startAcross = lineStartOfUnion[union]
+            case .member(let parent): startAcross = bottom(parent)
             }
-        }
-        for link in topology.crossLinks {
-            let bus = buses.add(layer: layerOf[link.child], from: centre(link.parent), to: centre(link.child))
-            pending.append((.crossBloodline, .member(link.parent), (centre(link.parent), bottom(link.parent)), layerOf[link.parent], link.child, bus, []))
-        }
-        let busOffsets = buses.offsets(spread: gap * 0.45, maximumStep: 8)
-        // A line to a child more than one generation down passes each layer between through its
-        // placeholder (see `LongEdgeChains`: room the placement kept, never drawn), or a
-        // cross-bloodline line through the nearest gap between boxes; never through a box.
-        let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
-        let rows = LayerRows(layers: memberLayers, along: alongs, size: alongSize)
-        for line in pending {
-            let busAcross = top(line.child) - gap / 2 + gap * 0.05 + busOffsets[line.bus]
-            var points = [point(line.start.along, line.start.across)]
-            var along = line.start.along
-            if line.startLayer + 1 < layerOf[line.child] {
-                for (index, layer) in ((line.startLayer + 1)..<layerOf[line.child]).enumerated() {
-                    // Through the line's own placeholder where it has one, else through the nearest gap.
-                    let passage = index < line.passages.count
-                        ? placement.start(of: line.passages[index]) + alongShift
-                        : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
-                    let above = layerTop[layer] - gap / 2 + gap * 0.05 + busOffsets[line.bus]
-                    points.append(point(along, above))
-                    if passage != along { points.append(point(passage, above)) }
-                    along = passage
-                }
+            var points = [point(line.startAlong, startAcross)]
+            var along = line.startAlong
+            for leg in line.legs {
+                let row = trackAcross(lines.track(of: leg.bus), aboveLayer: leg.layer)
+                if row != startAcross || points.count > 1 { points.append(point(along, row)) }
+                if leg.to != along { points.append(point(leg.to, row)) }
+                along = leg.to
             }
-            if line.start.across < busAcross || points.count > 1 { points.append(point(along, busAcross)) }
-            if centre(line.child) != along { points.append(point(centre(line.child), busAcross)) }
-            points.append(point(centre(line.child), top(line.child)))
+            points.append(point(along, top(line.child)))
             edges.append(Layout.Edge(kind: line.kind, from: line.from, to: .member(line.child), points: points))
         }
 
         let extent = point(farAlong + options.margin, farAcross + options.margin)
         return Layout(boxes: boxes, unions: unionPoints, edges: edges, width: extent.x, height: extent.y,
-                      layerCount: arrangement.layers.count, direction: options.direction, layers: memberLayers)
+                      layerCount: layerCount, direction: options.direction, layers: memberLayers)
+    }
+}
+
+/// The gap above a layer: tall enough that its tracks stand `LineSeparation.minimumGap` apart,
+/// clear of the union row (a quarter of the generation gap down) and of the boxes below.
+struct BusRoom {
+    /// How many tracks run in the gap.
+    let tracks: Int
+    /// The gap's height.
+    let height: Double
+    /// How far below the gap's top its first track runs.
+    private let firstTrack: Double
+
+    static let step = LineSeparation.minimumGap
+
+    init(tracks: Int, generationGap gap: Double) {
+        self.tracks = tracks
+        let band = Double(max(0, tracks - 1)) * Self.step
+        // Below the union row and above the boxes by a step each.
+        let highest = gap / 4 + Self.step
+        let clearanceBelow = Self.step
+        height = max(gap, highest + band + clearanceBelow)
+        // A single track (most gaps) runs a little below the middle, where it always has.
+        let preferredCentre = gap * 0.55
+        let centre = min(max(preferredCentre, highest + band / 2), height - clearanceBelow - band / 2)
+        firstTrack = centre - band / 2
+    }
+
+    func offset(ofTrack track: Int) -> Double { firstTrack + Double(track) * Self.step }
+}
+
+/// The lines from unions (and cross-bloodline parents) to children, along the layers: where each
+/// starts, the gaps it runs along and the track it takes in each, and where it enters its child.
+///
+/// Different families' lines never share a segment nor run side by side closer than
+/// `LineSeparation.minimumGap`: buses that overlap take different tracks (the gap grows to hold
+/// them, see `BusRoom`), several lines into one child enter it side by side, and a line that would
+/// leave its track (into its child, or through a layer) right beside another family's line coming
+/// down past that track moves a step to the side: within the child's box, or its placeholder's room.
+struct ChildLines {
+    /// One gap a line runs along: the gap above `layer`, on `bus`, to `to` along.
+    struct Leg {
+        var layer: Int
+        var bus: Int
+        var to: Double
+        /// Where `to` may move: within the child's box, or the placeholder's room.
+        var room: ClosedRange<Double>
+    }
+
+    struct Line {
+        var kind: Layout.EdgeKind
+        var from: Layout.Endpoint
+        /// Lines of one family (one union) may share segments; others never.
+        var family: Int
+        var startAlong: Double
+        var child: Int
+        var legs: [Leg]
+    }
+
+    /// One leg of one line, by number.
+    struct LegKey: Hashable {
+        var line: Int
+        var leg: Int
+    }
+
+    private(set) var lines: [Line] = []
+    private var trackOfBus: [Int] = []
+    private var trackCounts: [Int] = []
+
+    init(graph: FamilyGraph, placement: Placement, chains: LongEdgeChains, options: LayeredLayout.Options, layerOf: [Int],
+         alongs: [Double], alongShift: Double, unionAlongs: [Double], unionLayers: [Int], memberLayers: [[Int]]) {
+        let topology = graph.topology
+        let alongSize = placement.alongSize
+        func centre(_ member: Int) -> Double { alongs[member] + alongSize[member] / 2 }
+        let lineCount = topology.children.reduce(0) { $0 + $1.count } + topology.crossLinks.count
+        let step = BusRoom.step
+
+        // A line to a child more than one generation down passes each layer between through its
+        // placeholder (see `LongEdgeChains`: room the placement kept, never drawn), or a
+        // cross-bloodline line through the nearest gap between boxes; never through a box.
+        var unionDrops = Array(repeating: [Double](), count: memberLayers.count)
+        for (union, layer) in unionLayers.enumerated() where !topology.children[union].isEmpty { unionDrops[layer].append(unionAlongs[union]) }
+        let rows = LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: unionDrops)
+        func passages(from startAlong: Double, startLayer: Int, to child: Int, placeholders: [Int]) -> [(layer: Int, along: Double)] {
+            guard startLayer + 1 < layerOf[child] else { return [] }
+            var along = startAlong
+            return ((startLayer + 1)..<layerOf[child]).enumerated().map { index, layer in
+                along = index < placeholders.count
+                    ? placement.start(of: placeholders[index]) + alongShift
+                    : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
+                return (layer, along)
+            }
+        }
+
+        /// Every line once, with the buses it runs on; `moved` says where legs leave their tracks
+        /// where an earlier round found them beside another family's line.
+        func route(moved: [LegKey: Double]) -> (lines: [Line], buses: BusTracks) {
+            var routed: [Line] = []
+            routed.reserveCapacity(lineCount)
+            var buses = BusTracks()
+            // Where each line enters its child: the middle of the box for the line from the child's
+            // own parents; a second or third line into one child (another parent, a cross-bloodline
+            // parent) a step to either side, so no two lines end on one segment.
+            var linesInto: [Int: Int] = [:]
+            func entry(into child: Int, isPrimary: Bool) -> Double {
+                let room = max(0, alongSize[child] / 2 - 2)
+                guard !isPrimary else { return centre(child) }
+                linesInto[child, default: 0] += 1
+                let count = linesInto[child]!
+                let side = count % 2 == 1 ? 1.0 : -1.0
+                return centre(child) + max(-room, min(room, side * Double((count + 1) / 2) * step))
+            }
+            // Each union's children in one layer share one bus; buses whose spans overlap get
+            // separate tracks, so one family's line is never drawn on top of another's.
+            func add(kind: Layout.EdgeKind, from: Layout.Endpoint, family: Int, startAlong: Double, startLayer: Int, child: Int,
+                     placeholders: [Int], sharedBus: inout [Int: Int]) {
+                let line = routed.count
+                let through = passages(from: startAlong, startLayer: startLayer, to: child, placeholders: placeholders)
+                let boxRoom = max(0, alongSize[child] / 2 - 2)
+                let entryRoom = (centre(child) - boxRoom)...(centre(child) + boxRoom)
+                let target = moved[LegKey(line: line, leg: through.count)] ?? entry(into: child, isPrimary: kind == .child)
+                var legs: [Leg] = []
+                var along = startAlong
+                for (index, passage) in through.enumerated() {
+                    // Within the placeholder's room: neighbours stand at least a unit spacing away.
+                    let to = moved[LegKey(line: line, leg: index)] ?? passage.along
+                    legs.append(Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: to), to: to,
+                                    room: (passage.along - step)...(passage.along + step)))
+                    along = to
+                }
+                let layer = layerOf[child]
+                let bus: Int
+                if legs.isEmpty, kind == .child, let shared = sharedBus[layer] {
+                    bus = shared
+                    buses.extend(bus, toInclude: target)
+                } else {
+                    bus = buses.add(layer: layer, from: along, to: target)
+                    if legs.isEmpty, kind == .child { sharedBus[layer] = bus }
+                }
+                legs.append(Leg(layer: layer, bus: bus, to: target, room: entryRoom))
+                routed.append(Line(kind: kind, from: from, family: family, startAlong: startAlong, child: child, legs: legs))
+            }
+            for (union, children) in topology.children.enumerated() {
+                var sharedBus: [Int: Int] = [:]
+                for child in children {
+                    let placeholders = chains.placeholdersOfLine[LongEdgeChains.UnionChild(union: union, child: child)] ?? []
+                    add(kind: topology.primaryParentUnion[child] == union ? .child : .otherParent, from: .union(union), family: union,
+                        startAlong: unionAlongs[union], startLayer: unionLayers[union], child: child, placeholders: placeholders,
+                        sharedBus: &sharedBus)
+                }
+            }
+            for link in topology.crossLinks {
+                var unshared: [Int: Int] = [:]
+                add(kind: .crossBloodline, from: .member(link.parent), family: -1 - link.parent, startAlong: centre(link.parent),
+                    startLayer: layerOf[link.parent], child: link.child, placeholders: [], sharedBus: &unshared)
+            }
+            return (routed, buses)
+        }
+
+        var moved: [LegKey: Double] = [:]
+        for round in 0..<4 {
+            let (routed, buses) = route(moved: moved)
+            (lines, (trackOfBus, trackCounts)) = (routed, buses.tracks(layerCount: memberLayers.count))
+            guard round < 3 else { break }
+            let moves = legsBesideDrops()
+            if moves.isEmpty { break }
+            moved.merge(moves) { $1 }
+        }
+    }
+
+    func track(of bus: Int) -> Int { trackOfBus[bus] }
+
+
+    /// How many tracks the gap above `layer` holds.
+    func tracksAbove(layer: Int) -> Int { trackCounts[layer] }
+
+    /// Legs that leave their track (down into the child, or through the next layer) beside
+    /// another family's line that also runs on down there: one coming down from above past the
+    /// leg's track, or another leg leaving the same gap. Where each such leg goes instead: the
+    /// place in its room nearest to where it was, a step from every such line. Legs of a gap are
+    /// settled in line order, each against the others' places so far.
+    private func legsBesideDrops() -> [LegKey: Double] {
+        let step = BusRoom.step
+        struct Drop { var along: Double; var track: Int; var family: Int }
+        struct Leaving { var along: Double; var family: Int; var key: LegKey; var room: ClosedRange<Double>; var track: Int }
+        var dropsOfGap: [Int: [Drop]] = [:]
+        var leavingsOfGap: [Int: [Leaving]] = [:]
+        for (index, line) in lines.enumerated() {
+            var along = line.startAlong
+            for (legIndex, leg) in line.legs.enumerated() {
+                dropsOfGap[leg.layer, default: []].append(Drop(along: along, track: trackOfBus[leg.bus], family: line.family))
+                leavingsOfGap[leg.layer, default: []].append(
+                    Leaving(along: leg.to, family: line.family, key: LegKey(line: index, leg: legIndex), room: leg.room, track: trackOfBus[leg.bus]))
+                along = leg.to
+            }
+        }
+        var moves: [LegKey: Double] = [:]
+        for (gap, unordered) in leavingsOfGap {
+            let drops = (dropsOfGap[gap] ?? []).sorted { $0.along < $1.along }
+            var leavings = unordered.sorted { ($0.along, $0.key.line, $0.key.leg) < ($1.along, $1.key.line, $1.key.leg) }
+            let reach = (leavings.map { $0.room.upperBound - $0.room.lowerBound }.max() ?? 0) + 2 * step
+            /// The first index of `values` whose along is at least `bound`.
+            func firstIndex<T>(_ values: [T], _ along: (T) -> Double, from bound: Double) -> Int {
+                var low = 0
+                var high = values.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if along(values[middle]) < bound { low = middle + 1 } else { high = middle }
+                }
+                return low
+            }
+            for index in leavings.indices {
+                let leaving = leavings[index]
+                var blocked: [Double] = []
+                for drop in drops[firstIndex(drops, \.along, from: leaving.along - reach)...].prefix(while: { $0.along < leaving.along + reach })
+                where drop.family != leaving.family && drop.track > leaving.track { blocked.append(drop.along) }
+                for other in leavings[firstIndex(leavings, \.along, from: leaving.along - 2 * reach)...].prefix(while: { $0.along < leaving.along + 2 * reach })
+                where other.family != leaving.family { blocked.append(other.along) }
+                func isClear(_ along: Double) -> Bool { blocked.allSatisfy { abs($0 - along) >= step - 0.001 } }
+                guard !isClear(leaving.along) else { continue }
+                let candidates = [leaving.room.lowerBound, leaving.room.upperBound] + blocked.flatMap { [$0 - step, $0 + step] }
+                guard let place = candidates.filter({ leaving.room.contains($0) && isClear($0) })
+                    .min(by: { (abs($0 - leaving.along), $0) < (abs($1 - leaving.along), $1) }) else { continue }
+                moves[leaving.key] = place
+                // Later legs of this gap see it where it now goes (the order by along is kept
+                // only roughly; the windows above are wide enough for a move within a room).
+                leavings[index].along = place
+            }
+        }
+        return moves
     }
 }
 
@@ -176,45 +395,50 @@ struct BusTracks {
         high[bus] = max(high[bus], position)
     }
 
-    /// Each bus's offset from the middle of the gap: greedy interval colouring per layer, in order of left end.
-    func offsets(spread: Double, maximumStep: Double) -> [Double] {
-        var result = Array(repeating: 0.0, count: low.count)
-        var byLayer: [Int: [Int]] = [:]
-        for bus in low.indices { byLayer[layer[bus], default: []].append(bus) }
-        for (_, buses) in byLayer {
+    /// Each bus's track, and how many tracks each layer's gap holds: greedy interval colouring
+    /// per layer, in order of left end. Two buses share a track only with a clear stretch between them.
+    func tracks(layerCount: Int) -> (trackOfBus: [Int], tracksPerLayer: [Int]) {
+        var trackOfBus = Array(repeating: 0, count: low.count)
+        var tracksPerLayer = Array(repeating: 0, count: layerCount)
+        var byLayer = Array(repeating: [Int](), count: layerCount)
+        for bus in low.indices { byLayer[layer[bus]].append(bus) }
+        for (layerIndex, buses) in byLayer.enumerated() where !buses.isEmpty {
             let ordered = buses.sorted { (low[$0], high[$0], $0) < (low[$1], high[$1], $1) }
             var trackEnds: [Double] = []
-            var trackOf: [Int: Int] = [:]
             for bus in ordered {
-                if let track = trackEnds.firstIndex(where: { $0 + 4 < low[bus] }) {
+                if let track = trackEnds.firstIndex(where: { $0 + LineSeparation.minimumGap < low[bus] }) {
                     trackEnds[track] = high[bus]
-                    trackOf[bus] = track
+                    trackOfBus[bus] = track
                 } else {
-                    trackOf[bus] = trackEnds.count
+                    trackOfBus[bus] = trackEnds.count
                     trackEnds.append(high[bus])
                 }
             }
-            let step = trackEnds.count > 1 ? min(maximumStep, spread / Double(trackEnds.count - 1)) : 0
-            for bus in buses { result[bus] = (Double(trackOf[bus]!) - Double(trackEnds.count - 1) / 2) * step }
+            tracksPerLayer[layerIndex] = trackEnds.count
         }
-        return result
+        return (trackOfBus, tracksPerLayer)
     }
 }
 
-/// The boxes of each layer as intervals along it, for finding a way through a layer.
+/// The boxes of each layer as intervals along it, and where unions below it drop their lines,
+/// for finding a way through a layer that no other line takes.
 struct LayerRows {
     private var low: [[Double]] = []
     private var high: [[Double]] = []
+    /// Where lines leave each layer downward from its unions, in order.
+    private var drops: [[Double]] = []
 
-    init(layers: [[Int]], along: [Double], size: [Double]) {
+    init(layers: [[Int]], along: [Double], size: [Double], drops: [[Double]]) {
         for members in layers {
             low.append(members.map { along[$0] })
             high.append(members.map { along[$0] + size[$0] })
         }
+        self.drops = drops.map { $0.sorted() }
     }
 
     /// The position nearest to `position` where a line crosses `layer` without touching a box,
-    /// keeping `clearance` from boxes where the gap allows.
+    /// keeping `clearance` from boxes where the gap allows, and a step from any union's drop
+    /// where a gap within a few boxes allows.
     func freeAlong(near position: Double, inLayer layer: Int, clearance: Double) -> Double {
         let (lows, highs) = (low[layer], high[layer])
         guard !lows.isEmpty else { return position }
@@ -225,10 +449,35 @@ struct LayerRows {
             let middle = (first + last) / 2
             if highs[middle] + clearance < position { first = middle + 1 } else { last = middle }
         }
-        guard first < lows.count, lows[first] - clearance <= position else { return position }
-        // Inside (or too close to) box `first`: the middle of the gap on either side, whichever is nearer.
-        let left = first == 0 ? lows[0] - clearance : (highs[first - 1] + lows[first]) / 2
-        let right = first == lows.count - 1 ? highs[first] + clearance : (highs[first] + lows[first + 1]) / 2
-        return position - left <= right - position ? left : right
+        /// The middle of the gap left of box `index` (the open side beyond the row's ends).
+        func gap(leftOf index: Int) -> Double {
+            if index == 0 { return lows[0] - clearance }
+            if index == lows.count { return highs[lows.count - 1] + clearance }
+            return (highs[index - 1] + lows[index]) / 2
+        }
+        // The position itself where no box is in the way; then the middles of the gaps around it,
+        // outward on both sides (the gap it is in, or the two beside the box it is in, first).
+        var candidates: [Double] = []
+        if first == lows.count || lows[first] - clearance > position { candidates.append(position) }
+        var left = first
+        var right = first + 1
+        for _ in 0..<4 {
+            if left >= 0 { candidates.append(gap(leftOf: left)) }
+            if right <= lows.count { candidates.append(gap(leftOf: right)) }
+            left -= 1
+            right += 1
+        }
+        let ordered = candidates.enumerated().sorted { (abs($0.element - position), $0.offset) < (abs($1.element - position), $1.offset) }
+        let unionDrops = drops[layer]
+        func isClear(_ along: Double) -> Bool {
+            var low = 0
+            var high = unionDrops.count
+            while low < high {
+                let middle = (low + high) / 2
+                if unionDrops[middle] <= along - LineSeparation.minimumGap { low = middle + 1 } else { high = middle }
+            }
+            return low == unionDrops.count || unionDrops[low] >= along + LineSeparation.minimumGap
+        }
+        return ordered.first(where: { isClear($0.element) })?.element ?? ordered[0].element
     }
 }

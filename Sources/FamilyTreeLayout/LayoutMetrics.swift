@@ -55,10 +55,19 @@ public struct LayoutMetrics: Sendable, Hashable {
     public var overlaps: Int
     /// Edges that span more than one layer gap.
     public var longEdges: Int
+    /// Pairs of different families' child lines that run side by side closer than
+    /// `LineSeparation.minimumGap`; nil for a drawing without its lines (another engine's positions).
+    public var closeLinePairs: Int?
+    /// Pairs of different families' child lines drawn on top of each other; nil as `closeLinePairs`.
+    public var overlappingLinePairs: Int?
 
     /// Measures one of our layouts.
     public static func measure(_ layout: Layout, of graph: FamilyGraph) -> LayoutMetrics {
-        measure(FamilyDrawing(layout), of: graph, leftRight: layout.direction == .leftRight)
+        var metrics = measure(FamilyDrawing(layout), of: graph, leftRight: layout.direction == .leftRight)
+        let separation = LineSeparation.measure(layout)
+        metrics.closeLinePairs = separation.closePairs
+        metrics.overlappingLinePairs = separation.overlappingPairs
+        return metrics
     }
 
     /// Measures any drawing of `graph`.

@@ -21,11 +21,17 @@ struct StatsCommand: AsyncParsableCommand {
         discussion: """
         Crossings between adjacent layers (exact, by inversion counting), total edge length, width and \
         height, couple adjacency, birth order, overlaps, long edges; measured the same way for our layout and \
-        for other engines' drawings. --engine dot runs Graphviz dot on the same graph for a side-by-side look.
+        for other engines' drawings. For our layout also the child lines of different families that run side \
+        by side less than 12 units apart ("close line pairs") or on top of each other ("lines on top"). \
+        --engine dot runs Graphviz dot on the same graph for a side-by-side look.
+
+        With --chart, the part that chart draws is measured (a fan is not layered: it has no layers to \
+        measure), by each engine alike.
 
         Examples:
           familytree stats tree.json
           familytree stats tree.json --engine dot --format json
+          familytree stats family.ged --chart ancestors "George Washington" --engine dot
         """
     )
 
@@ -40,15 +46,32 @@ struct StatsCommand: AsyncParsableCommand {
     @Option(help: "text or json.")
     var format: String = "text"
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Measure one chart's part, as render --chart draws it: ancestors NAME, descendants NAME, hourglass NAME or relationship A B.",
+        valueName: "kind person"))
+    var chart: [String] = []
+
+    @Option(help: "With --chart: generations each way (default all).")
+    var generations: Int?
+
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
         if engine == .graphviz, !GraphvizSupport.isBuiltIn {
             throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
         }
+        if case .fan = try RenderCommand.ChartKind(chart) {
+            throw ValidationError("a fan chart is drawn in rings, not layers: stats measures the layered charts (ancestors shows the same people)")
+        }
+        if let generations, generations < 1 { throw ValidationError("--generations must be 1 or more") }
     }
 
     func run() async throws {
-        let graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
+        var graph = try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase)
+        if let kind = try RenderCommand.ChartKind(chart) {
+            var part = Chart(graph: graph, format: .svg, today: try Today.dayNumber(nil))
+            part.extent = try kind.extent(in: graph, generations: generations)
+            graph = try part.prepare().graph
+        }
         let labeler = Labeler()
         let metrics: LayoutMetrics
         switch engine {
@@ -72,6 +95,8 @@ extension LayoutMetrics {
          ("total edge length", String(Int(totalEdgeLength.rounded()))), ("width x height", "\(Int(width.rounded())) x \(Int(height.rounded()))"),
          ("couples adjacent", Self.percent(coupleAdjacencyPercent)), ("siblings in birth order", Self.percent(birthOrderPercent)),
          ("overlaps", "\(overlaps)"), ("long edges", "\(longEdges)")]
+            + (closeLinePairs.map { [("close line pairs", "\($0)")] } ?? [])
+            + (overlappingLinePairs.map { [("lines on top", "\($0)")] } ?? [])
     }
 
     var table: String { fields.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0))\($0.1)\n" }.joined() }
@@ -81,7 +106,9 @@ extension LayoutMetrics {
                  "totalEdgeLength": .number("\(Int(totalEdgeLength.rounded()))"), "width": .number("\(Int(width.rounded()))"),
                  "height": .number("\(Int(height.rounded()))"), "coupleAdjacencyPercent": .number(Self.percent(coupleAdjacencyPercent).dropLast().description),
                  "birthOrderPercent": .number(Self.percent(birthOrderPercent).dropLast().description), "overlaps": .number("\(overlaps)"),
-                 "longEdges": .number("\(longEdges)")])
+                 "longEdges": .number("\(longEdges)"),
+                 "closeLinePairs": closeLinePairs.map { .number("\($0)") } ?? .null,
+                 "overlappingLinePairs": overlappingLinePairs.map { .number("\($0)") } ?? .null])
     }
 
     static func percent(_ value: Double) -> String {

@@ -34,6 +34,27 @@ import TestSupport
         #expect(ours["coupleAdjacencyPercent"]?.doubleValue == 100)
         #expect(ours["birthOrderPercent"]?.doubleValue == 100)
         #expect(await scratch.run("stats", scratch.path("tree.json").path, "--format", "yaml") == 2)
+        // Our lines are measured too; dot's splines are not.
+        #expect(ours["closeLinePairs"]?.doubleValue == 0 && ours["overlappingLinePairs"]?.doubleValue == 0)
+        #expect(dot["closeLinePairs"] == .null)
+    }
+
+    /// `--chart` measures the part that chart draws, for each engine alike; a fan is refused by name.
+    @Test func statsMeasuresAChartsPart() async throws {
+        let scratch = try Scratch()
+        let tree = scratch.path("tree.json").path
+        let result = try ProcessTests().run(["stats", tree, "--chart", "ancestors", "jonas", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ancestors = try JSONParser.parse(result.stdout).root
+        let whole = try Self.metrics(scratch, "familytree")
+        let members = try #require(ancestors["members"]?.doubleValue)
+        #expect(members > 2 && members < whole["members"]!.doubleValue!, "Jonas, his parents and theirs, not everyone")
+        let dot = try ProcessTests().run(["stats", tree, "--chart", "ancestors", "jonas", "--engine", "dot", "--format", "json"])
+        #expect(try JSONParser.parse(dot.stdout).root["members"]?.doubleValue == members)
+        let text = try ProcessTests().run(["stats", tree])
+        #expect(text.stdout.contains("close line pairs        0\n") && text.stdout.contains("lines on top            0\n"))
+        let fan = try ProcessTests().run(["stats", tree, "--chart", "fan", "jonas"])
+        #expect(fan.status != 0 && fan.stderr.contains("a fan chart is drawn in rings"))
     }
 
     static func metrics(_ scratch: Scratch, _ engine: String) throws -> JSONValue {

@@ -202,6 +202,8 @@ public struct HTMLRenderer: Sendable {
         integer(layout.height)
         writer.append(",\"open\":")
         if let openOn, let index = graph.index(of: openOn) { writer.append("\(index)") } else { writer.append("null") }
+        writer.append(",\"start\":")
+        if let start = HTMLRenderer.startingMember(in: graph, layout: layout) { writer.append("\(start)") } else { writer.append("null") }
         writer.append(",\"m\":[")
         for (position, box) in layout.boxes.enumerated() {
             let member = graph.members[box.member]
@@ -209,10 +211,12 @@ public struct HTMLRenderer: Sendable {
             writer.append("[")
             string(member.id)
             writer.append(",[")
-            let lines = labeler.lines(for: member)
-            for (line, text) in lines.enumerated() {
+            // The name's lines travel as one, broken by newlines; the viewer draws them bold.
+            let text = labeler.text(for: member)
+            let lines = [text.name.joined(separator: "\n")] + text.details
+            for (line, words) in lines.enumerated() {
                 if line > 0 { writer.append(",") }
-                string(text)
+                string(words)
             }
             writer.append("],")
             integers(box.x, box.y, box.width, box.height)
@@ -220,7 +224,7 @@ public struct HTMLRenderer: Sendable {
             writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
             if let color = member.color { string(color) } else { writer.append("null") }
             writer.append(",")
-            writeCard(member, label: lines.first, wording: wording, media: media.media(of: member), into: &writer)
+            writeCard(member, label: text.name.joined(separator: " "), wording: wording, media: media.media(of: member), into: &writer)
             writer.append("]")
             try writer.flushIfFull()
         }
@@ -353,5 +357,44 @@ extension ChunkedWriter {
             }
         }
         append(quoted)
+    }
+}
+
+extension HTMLRenderer {
+    /// Where a page with no person to open on starts when the whole tree is too small to read:
+    /// the eldest of the topmost generation of the largest family (the most people joined by
+    /// partnerships and parenthood), so the reader starts at the top of the tree most of the
+    /// people are in. Nil for an empty tree.
+    static func startingMember(in graph: FamilyGraph, layout: Layout) -> Int? {
+        guard !graph.members.isEmpty, layout.boxes.count == graph.members.count else { return nil }
+        var parent = Array(graph.members.indices)
+        func root(_ member: Int) -> Int {
+            var current = member
+            while parent[current] != current {
+                parent[current] = parent[parent[current]]
+                current = parent[current]
+            }
+            return current
+        }
+        let topology = graph.topology
+        for (union, partners) in topology.partners.enumerated() {
+            for other in partners.dropFirst() + topology.children[union] where !partners.isEmpty {
+                let (a, b) = (root(partners[0]), root(other))
+                if a != b { parent[max(a, b)] = min(a, b) }
+            }
+        }
+        var size: [Int: Int] = [:]
+        for member in graph.members.indices { size[root(member), default: 0] += 1 }
+        let largest = size.max { ($0.value, -$0.key) < ($1.value, -$1.key) }!.key
+        return graph.members.indices.filter { root($0) == largest }.min { a, b in
+            let (layerA, layerB) = (layout.boxes[a].layer, layout.boxes[b].layer)
+            if layerA != layerB { return layerA < layerB }
+            switch (graph.members[a].siblingOrderDate?.sortKey, graph.members[b].siblingOrderDate?.sortKey) {
+            case let (dateA?, dateB?) where dateA != dateB: return dateA < dateB
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return a < b
+            }
+        }
     }
 }

@@ -11,10 +11,10 @@ enum HTMLViewer {
     /// The style sheet.
     static let styleSheet = #"""
     :root { color-scheme: light dark; --bg: #ffffff; --fg: #1d2433; --muted: #4a5568; --box: #f4f6fb; --male: #e8f1fb;
-      --female: #fbeef3; --line: #5b6b8c; --cross: #d9822b; --panel: #ffffffee; --focus: #1a73e8; --hit: #ffd54a; }
+      --female: #fbeef3; --line: #5b6b8c; --cross: #d9822b; --panel: #ffffff; --focus: #1a73e8; --hit: #ffd54a; }
     @media (prefers-color-scheme: dark) {
       :root { --bg: #14171f; --fg: #e8ecf4; --muted: #b3bdd0; --box: #232a38; --male: #1f2b3d; --female: #3a2430;
-        --line: #8fa3c8; --cross: #f0a35a; --panel: #1c212bee; --focus: #8ab4f8; --hit: #b8860b; }
+        --line: #8fa3c8; --cross: #f0a35a; --panel: #1c212b; --focus: #8ab4f8; --hit: #b8860b; }
     }
     * { box-sizing: border-box; }
     html, body { margin: 0; height: 100%; background: var(--bg); color: var(--fg);
@@ -326,14 +326,16 @@ enum HTMLViewer {
             }
             context.fillStyle = m[8] ? textOn(m[8]) : colours.fg;
             const lines = m[1];
-            const lineCount = showDetail ? lines.length : 1;
+            // A long name comes wrapped onto lines broken by newlines, all drawn bold.
+            const names = (lines[0] || "").split("\n");
+            const lineCount = names.length + (showDetail ? lines.length - 1 : 0);
             const top = y + h / 2 - (lineCount - 1) * 8;
             context.font = "600 13px system-ui, sans-serif";
-            context.fillText(lines[0] || "", textX, top, w - 8);
+            names.forEach((name, line) => context.fillText(name, textX, top + line * 16, w - 8));
             if (showDetail) {
               context.font = "11px system-ui, sans-serif";
               if (!m[8]) { context.fillStyle = colours.muted; }
-              for (let line = 1; line < lines.length; line++) { context.fillText(lines[line], textX, top + line * 16, w - 8); }
+              for (let line = 1; line < lines.length; line++) { context.fillText(lines[line], textX, top + (names.length + line - 1) * 16, w - 8); }
             }
           }
         }
@@ -427,17 +429,33 @@ enum HTMLViewer {
         originX = worldX - screenX / scale; originY = worldY - screenY / scale;
         dirty = true;
       }
+      /// How far down the page the toolbar reaches: the chart is fitted below it, never under it.
+      function toolbarBottom() {
+        const toolbar = document.getElementById("toolbar");
+        const bottom = toolbar ? toolbar.getBoundingClientRect().bottom : 0;
+        return Number.isFinite(bottom) ? Math.min(height / 3, Math.max(0, bottom)) : 0;
+      }
       function fit() {
-        const margin = 40;
-        scale = Math.min((width - margin) / Math.max(data.width, 1), (height - margin) / Math.max(data.height, 1), 2);
-        originX = data.width / 2 - width / 2 / scale; originY = data.height / 2 - height / 2 / scale;
+        const margin = 40, top = toolbarBottom();
+        scale = Math.min((width - margin) / Math.max(data.width, 1), (height - top - margin) / Math.max(data.height, 1), 2);
+        originX = data.width / 2 - width / 2 / scale; originY = data.height / 2 - (height + top) / 2 / scale;
         dirty = true;
       }
-      // The whole tree when its boxes stay legible; a strip (a wide tree of few generations) is
-      // shown full height instead, from its middle, rather than as a line across the screen.
+      // The whole tree when its names stay readable (13-point names at 70% or more). A bigger tree
+      // opens at full size on where it starts (`data.start`: the eldest of the top generation of its
+      // largest family), just under the toolbar; a page told whom to open on opens there instead.
+      const readableScale = 0.7;
       function initialView() {
         fit();
-        if (150 * scale >= 30) { return; }
+        if (scale >= readableScale || data.open !== null) { return; }
+        if (data.start !== null && data.start !== undefined && members[data.start]) {
+          const m = members[data.start];
+          scale = 1;
+          originX = m[2] + m[4] / 2 - width / 2 / scale;
+          originY = m[3] - (toolbarBottom() + 24) / scale;
+          dirty = true;
+          return;
+        }
         const strip = Math.max((height - 40) / Math.max(data.height, 1), (width - 40) / Math.max(data.width, 1));
         scale = Math.min(1, Math.max(scale, strip));
         originX = data.width / 2 - width / 2 / scale; originY = data.height / 2 - height / 2 / scale;

@@ -26,7 +26,7 @@ public struct Labeler: Sendable {
     /// Each member's relationship to the home person, by member id; required for `.relation`.
     public var relations: [Member.ID: String]
 
-    /// The widest a box may grow; longer lines are shortened with an ellipsis.
+    /// The widest a box may grow; a longer name wraps, a longer detail is shortened with an ellipsis.
     public static let maximumWidth = 260.0
     /// The narrowest box, in points.
     public static let minimumWidth = 120.0
@@ -49,8 +49,26 @@ public struct Labeler: Sendable {
         return result
     }
 
-    /// The lines shown in the member's box, shortened to fit the maximum width.
-    public func lines(for member: Member) -> [String] {
+    /// The most lines a name wraps onto; only a name longer still is cut, with an ellipsis.
+    public static let maximumNameLines = 3
+
+    /// What a member's box says: the name, wrapped onto as many lines as it needs (up to
+    /// `maximumNameLines`), then the details, each shortened to fit the maximum width.
+    public struct BoxText: Sendable, Hashable {
+        /// The name's lines, drawn bold.
+        public var name: [String]
+        /// The lines under the name: years, an age, a place, a relationship.
+        public var details: [String]
+        /// Every line, the name's first.
+        public var lines: [String] { name + details }
+    }
+
+    /// The lines shown in the member's box: the name's (wrapped) and the details, each fitting
+    /// the maximum width.
+    public func lines(for member: Member) -> [String] { text(for: member).lines }
+
+    /// What the member's box says, the name wrapped rather than cut.
+    public func text(for member: Member) -> BoxText {
         let name = member.fullName.isEmpty ? "(no name)" : member.fullName
         let raw: [String]
         switch format {
@@ -69,7 +87,46 @@ public struct Labeler: Sendable {
         case .nameOccupation:
             raw = [name, member.lifeSpan, EventWording.occupation(of: member) ?? ""].filter { !$0.isEmpty }
         }
-        return raw.enumerated().map { Labeler.shortened($1, fontSize: $0 == 0 ? 13 : 11) }
+        return BoxText(name: Labeler.wrapped(raw[0], fontSize: 13), details: raw.dropFirst().map { Labeler.shortened($0, fontSize: 11) })
+    }
+
+    /// `text` on lines no wider than `limit`, broken between words (inside a word only when the
+    /// word alone is wider), at most `maximumNameLines` of them, the last shortened if the rest
+    /// still does not fit.
+    static func wrapped(_ text: String, fontSize: Double, limit: Double = maximumWidth - 24) -> [String] {
+        // One or two names per line in a box is the point: whitespace inside a name (a newline, a
+        // tab) reads as one space.
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let single = words.joined(separator: " ")
+        guard textWidth(single, fontSize: fontSize) > limit, !words.isEmpty else { return [single.isEmpty ? text : single] }
+        var lines: [String] = []
+        var current = ""
+        var remaining = words[...]
+        while let word = remaining.first, lines.count < maximumNameLines - 1 {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if textWidth(candidate, fontSize: fontSize) <= limit {
+                current = candidate
+                remaining = remaining.dropFirst()
+            } else if current.isEmpty {
+                // A word wider than a line on its own: as much of it as fits, the rest next.
+                var width = 0.0
+                var fitted = ""
+                for character in word {
+                    let characterWidth = textWidth(String(character), fontSize: fontSize)
+                    if width + characterWidth > limit, !fitted.isEmpty { break }
+                    width += characterWidth
+                    fitted.append(character)
+                }
+                lines.append(fitted)
+                remaining = [String(word.dropFirst(fitted.count))] + remaining.dropFirst()
+            } else {
+                lines.append(current)
+                current = ""
+            }
+        }
+        let rest = ([current].filter { !$0.isEmpty } + remaining).joined(separator: " ")
+        if !rest.isEmpty { lines.append(shortened(rest, fontSize: fontSize, limit: limit)) }
+        return lines
     }
 
     /// The age today, or "†80" (age at death) for the dead; nil when unknown.
@@ -84,12 +141,12 @@ public struct Labeler: Sendable {
 
     /// The box that fits the member's lines.
     public func boxSize(for member: Member) -> Size {
-        let lines = lines(for: member)
-        let widest = lines.enumerated().map { Labeler.textWidth($1, fontSize: $0 == 0 ? 13 : 11) }.max() ?? 0
+        let text = text(for: member)
+        let widest = (text.name.map { Labeler.textWidth($0, fontSize: 13) } + text.details.map { Labeler.textWidth($0, fontSize: 11) }).max() ?? 0
         let photoWidth = Labeler.embeddablePhoto(member) == nil ? 0.0 : 40
         let width = min(Labeler.maximumWidth + photoWidth, max(Labeler.minimumWidth, widest + 24 + photoWidth))
-        // A third line (a place, an occupation) makes the box a line taller.
-        return Size(width: width.rounded(.up), height: lines.count > 2 ? 64 : 48)
+        // Each line past the second (a wrapped name, a place, an occupation) makes the box a line taller.
+        return Size(width: width.rounded(.up), height: 48 + 16 * Double(max(0, text.lines.count - 2)))
     }
 
     /// An estimate of the rendered width of `text` in a sans-serif font.

@@ -329,11 +329,14 @@ public struct SVGRenderer: Sendable {
             writer.append(")\" preserveAspectRatio=\"xMidYMid slice\"/>\n")
             textX += 20
         }
-        let lines = labeler.lines(for: member)
-        let firstBaseline = box.y + (lines.count > 2 ? box.height / 2 - 11.5 : lines.count > 1 ? box.height / 2 - 3 : box.height / 2 + 4.5)
+        let text = labeler.text(for: member)
+        let lines = text.lines
+        // Lines 16 apart, centred in the box (two lines sit half a point low, as they always have).
+        let firstBaseline = box.y + box.height / 2 + (lines.count == 2 ? -3 : 4.5 - 8 * Double(lines.count - 1))
         let innerWidth = box.width - 16 - (Labeler.embeddablePhoto(member) == nil ? 0 : 40)
         for (index, line) in lines.enumerated() {
-            writer.append(index == 0 ? "<text class=\"name\" x=\"" : "<text class=\"detail\" x=\"")
+            let isName = index < text.name.count
+            writer.append(isName ? "<text class=\"name\" x=\"" : "<text class=\"detail\" x=\"")
             writer.appendNumber(textX)
             writer.append("\" y=\"")
             writer.appendNumber(firstBaseline + 16 * Double(index))
@@ -342,7 +345,7 @@ public struct SVGRenderer: Sendable {
             // that fills its box. Such lines get the estimate as their length, so they are drawn
             // that wide whatever the font; shorter lines keep their natural width (a length given
             // to them would stretch a narrower font).
-            let estimate = Labeler.textWidth(line, fontSize: index == 0 ? 13 : 11)
+            let estimate = Labeler.textWidth(line, fontSize: isName ? 13 : 11)
             if estimate > innerWidth * 0.85 {
                 writer.append("\" textLength=\"")
                 writer.appendNumber(min(estimate, innerWidth))

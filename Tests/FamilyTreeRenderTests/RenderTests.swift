@@ -100,13 +100,37 @@ func isWellFormedXML(_ text: String) -> Bool {
         #expect(nameYears.lines(for: graph.member("tom")!) == ["Tom Carter", "b. Jul 14"])
     }
 
-    @Test func longNamesAreShortenedAndBoxesFitTheirText() {
+    @Test func aLongNameWrapsOntoMoreLinesAndTheBoxGrowsBeforeAnythingIsCut() throws {
         let labeler = Labeler()
-        let long = Member(id: "x", firstName: String(repeating: "Bartholomew ", count: 8))
-        let line = labeler.lines(for: long)[0]
-        #expect(line.hasSuffix("…"))
-        #expect(labeler.boxSize(for: long).width <= Labeler.maximumWidth)
-        #expect(labeler.boxSize(for: Member(id: "y", firstName: "Al")).width == Labeler.minimumWidth)
+        var washington = Member(id: "w", firstName: "George", lastName: "Washington", birthday: PartialDate("1732"))
+        washington.suffix = "[FIRST U.S. PRESIDENT]"
+        let text = labeler.text(for: washington)
+        #expect(text.name.count == 2, "\(text.name)")
+        #expect(text.name.joined(separator: " ") == washington.fullName, "every word kept, none cut")
+        #expect(!text.name.joined().contains("…"))
+        #expect(text.name.allSatisfy { Labeler.textWidth($0, fontSize: 13) <= Labeler.maximumWidth - 24 })
+        let size = labeler.boxSize(for: washington)
+        #expect(size.height == 64 && size.width <= Labeler.maximumWidth, "a line taller for the name's second line")
+        #expect(labeler.boxSize(for: Member(id: "y", firstName: "Al")) == Size(width: Labeler.minimumWidth, height: 48))
+
+        // Six long words take three lines; twenty are cut on the third, with an ellipsis.
+        let long = Member(id: "x", firstName: Array(repeating: "Bartholomew", count: 6).joined(separator: " "))
+        #expect(labeler.text(for: long).name.count == 3)
+        #expect(labeler.text(for: long).name.joined(separator: " ") == long.fullName)
+        let longer = Member(id: "z", firstName: String(repeating: "Bartholomew ", count: 20))
+        let cut = labeler.text(for: longer).name
+        #expect(cut.count == Labeler.maximumNameLines && cut.last!.hasSuffix("…"))
+        #expect(labeler.boxSize(for: longer).height == 48 + 16 * Double(Labeler.maximumNameLines - 2))
+        // One word wider than a box breaks inside the word rather than being cut at once.
+        let word = Member(id: "q", firstName: String(repeating: "W", count: 40))
+        #expect(labeler.text(for: word).name.joined() == String(repeating: "W", count: 40))
+
+        // In the SVG: both lines of the name, bold, inside the box, and the years under them.
+        let graph = try FamilyGraph(document: TreeDocument(members: [washington]))
+        let svg = try SVGRenderer().render(LayeredLayout(labeler: labeler).place(graph), of: graph)
+        for line in text.name { #expect(svg.contains("<text class=\"name\"") && svg.contains(">\(line.replacingOccurrences(of: "&", with: "&amp;"))</text>")) }
+        #expect(svg.components(separatedBy: "<text class=\"name\"").count - 1 == 2)
+        #expect(svg.contains("<text class=\"detail\"") && svg.contains(">b. 1732</text>"))
     }
 }
 

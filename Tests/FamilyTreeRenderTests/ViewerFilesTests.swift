@@ -47,4 +47,23 @@ import TestSupport
         let refused = try ChildProcess.run("python3", ["-c", validate, Paths.packageRoot.appendingPathComponent("schema/viewer-data.schema.json").path], input: broken)
         #expect(refused.status != 0)
     }
+
+    /// A page too big to read whole starts at the eldest of the top generation of its largest
+    /// family, not at an older person standing apart.
+    @Test func aPageStartsAtTheTopOfItsLargestFamily() throws {
+        let graph = try FamilyGraph(json: Array(#"""
+            {"members": [{"id": "z", "firstName": "Zed", "birthday": "1700"}, {"id": "x", "firstName": "X", "birthday": "1790"},
+              {"id": "y", "firstName": "Y"}, {"id": "ann", "firstName": "Ann", "birthday": "1900"},
+              {"id": "bob", "firstName": "Bob", "birthday": "1898"}, {"id": "c", "firstName": "C"}, {"id": "d", "firstName": "D"},
+              {"id": "e", "firstName": "E", "birthday": "1800"}, {"id": "f", "firstName": "F"}],
+             "unions": [{"id": "xy", "partners": ["x", "y"]}, {"id": "ab", "partners": ["ann", "bob"], "children": ["c", "d"]},
+              {"id": "ce", "partners": ["c", "e"], "children": ["f"]}]}
+            """#.utf8), file: "start.json")
+        let layout = LayeredLayout(labeler: Labeler()).place(graph)
+        #expect(HTMLRenderer.startingMember(in: graph, layout: layout) == graph.index(of: "bob"))
+        let page = try HTMLRenderer().render(layout, of: graph)
+        #expect(page.contains("\"start\":\(graph.index(of: "bob")!)"))
+        let empty = try FamilyGraph(json: Array(#"{"members": []}"#.utf8), file: "empty.json")
+        #expect(HTMLRenderer.startingMember(in: empty, layout: LayeredLayout().place(empty)) == nil)
+    }
 }

@@ -128,6 +128,27 @@ test("no name reaches the page as markup", () => {
   assert.equal(page.elements.get("results").children[0].textContent.startsWith("</script>"), true);
 });
 
+test("a tree too big to read whole opens at full size on where it starts; a small one opens whole", () => {
+  const big = gridData(40, 40);
+  big.start = 5;
+  const page = openPage(big, { width: 1000, height: 700 });
+  assert.equal(page.viewer.scale, 1, "names at their size");
+  const start = screenPoint(page, big, "p5");
+  assert.ok(Math.abs(start.offsetX - 500) < 1, `centred across: ${start.offsetX}`);
+  assert.ok(start.offsetY > 0 && start.offsetY < 700 / 3, `near the top: ${start.offsetY}`);
+  const names = page.frame().filter(call => call[0] === "fillText").map(call => call[1]);
+  assert.ok(names.includes("Person 5"), "its name is drawn");
+
+  const small = gridData(2, 3);
+  small.start = 0;
+  const whole = openPage(small, { width: 1000, height: 700 });
+  assert.ok(whole.viewer.scale >= 0.7, `fitted whole: ${whole.viewer.scale}`);
+  for (const id of ["p0", "p5"]) {
+    const point = screenPoint(whole, small, id);
+    assert.ok(point.offsetX > 0 && point.offsetX < 1000 && point.offsetY > 0 && point.offsetY < 700, `${id} in view`);
+  }
+});
+
 test("the page opens on the person its data names, unless the address names another", () => {
   const data = exampleData();
   assert.equal(openPage(data).viewer.selected, data.m[data.open][0]);

@@ -53,8 +53,10 @@ struct LayoutGeometry {
             layerTop.append(across)
             across += depth
         }
-        func top(_ member: Int) -> Double { layerTop[layerOf[member]] }
-        func bottom(_ member: Int) -> Double { layerTop[layerOf[member]] + acrossSize[member] }
+        // A box shallower than its layer (a name on one line beside one wrapped onto two) stands
+        // in the layer's middle, so a generation's boxes share one centre line, and partners' line.
+        func top(_ member: Int) -> Double { layerTop[layerOf[member]] + (layerDepth[layerOf[member]] - acrossSize[member]) / 2 }
+        func bottom(_ member: Int) -> Double { top(member) + acrossSize[member] }
         func point(_ along: Double, _ across: Double) -> Point {
             topDown ? Point(x: along, y: across) : Point(x: across, y: along)
         }
@@ -97,7 +99,7 @@ struct LayoutGeometry {
                 lineStart = bottom(partners[0])
             } else if placement.partnersAreAdjacent(union) {
                 // The line between the partners is the union's mark; a childless couple's point is on it.
-                lineStart = top(ordered[0]) + min(acrossSize[ordered[0]], acrossSize[ordered[1]]) / 2
+                lineStart = layerTop[partnersLayer] + layerDepth[partnersLayer] / 2
                 if topology.children[union].isEmpty { unionAcross = lineStart }
                 marker = point(unionAlong, lineStart)
                 edges.append(Layout.Edge(kind: .partner, from: .member(ordered[0]), to: .member(ordered[1]), points: [

@@ -44,6 +44,8 @@ enum HTMLViewer {
     #card dd { margin: 0; white-space: pre-line; }
     #card a { color: var(--focus); }
     #card .close { position: absolute; top: 6px; right: 6px; padding: 0 6px; }
+    #card .kinds { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 10px; }
+    #card .kinds button[aria-pressed="true"] { background: var(--focus); color: var(--bg); border-color: var(--focus); }
     #hint { position: fixed; z-index: 1; left: 8px; margin: 0; pointer-events: none; bottom: 8px; color: var(--muted); font-size: 12px; max-width: 50vw; }
     #legend { position: fixed; z-index: 1; left: 8px; bottom: 28px; margin: 0; color: var(--muted); font-size: 12px; pointer-events: none; }
     #legend[hidden] { display: none; }
@@ -80,6 +82,8 @@ enum HTMLViewer {
       const searchInput = document.getElementById("search"), resultsList = document.getElementById("results");
       const card = document.getElementById("card"), linksButton = document.getElementById("links");
       let scale = 1, originX = 0, originY = 0, selected = -1, showLinks = true, dirty = true, overview = null;
+      // A chart kind chosen on a card: { kind, of, members: Set }; everyone else fades. Null: everyone.
+      let shown = null;
       let width = 0, height = 0, ratio = 1;
       const fold = text => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
       const colours = {};
@@ -235,6 +239,7 @@ enum HTMLViewer {
           if (!overview) { makeOverview(); }
           context.imageSmoothingEnabled = true;
           context.drawImage(overview.image, 0, 0, overview.image.width / overview.factor, overview.image.height / overview.factor);
+          if (shown) { drawFaded(members.keys()); }
           drawSelection();
           return;
         }
@@ -339,7 +344,58 @@ enum HTMLViewer {
             }
           }
         }
+        drawFaded(visible);
         drawSelection();
+      }
+      /// Everyone outside the chart kind chosen on a card, veiled in the background's colour.
+      function drawFaded(candidates) {
+        if (!shown) { return; }
+        context.globalAlpha = 0.8;
+        context.fillStyle = colours.bg;
+        context.beginPath();
+        for (const index of candidates) {
+          if (shown.members.has(index)) { continue; }
+          const m = members[index];
+          context.rect(m[2] - 2, m[3] - 2, m[4] + 4, m[5] + 4);
+        }
+        context.fill();
+        context.globalAlpha = 1;
+      }
+      /// A person's ancestors, descendants (with their partners) or both, the person included.
+      function chartMembers(kind, index) {
+        const found = new Set([index]);
+        function walk(next, withPartners) {
+          const visited = new Set([index]), queue = [index];
+          while (queue.length > 0) {
+            const person = queue.shift();
+            found.add(person);
+            if (withPartners) { for (const spouse of spousesOf[person]) { found.add(spouse.member); } }
+            for (const other of next(person)) {
+              if (!visited.has(other)) { visited.add(other); queue.push(other); }
+            }
+          }
+        }
+        if (kind !== "descendants") { walk(person => parentsOf[person], false); }
+        if (kind !== "ancestors") { walk(person => childrenOf[person], true); }
+        return found;
+      }
+      /// Shows one chart kind of a person (null: everyone again), fitted below the toolbar.
+      function showKind(kind, index) {
+        shown = kind ? { kind, of: index, members: chartMembers(kind, index) } : null;
+        if (shown) {
+          let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+          for (const member of shown.members) {
+            const m = members[member];
+            x0 = Math.min(x0, m[2]); y0 = Math.min(y0, m[3]); x1 = Math.max(x1, m[2] + m[4]); y1 = Math.max(y1, m[3] + m[5]);
+          }
+          const top = toolbarBottom();
+          scale = Math.max(minimumScale(), Math.min((width - 40) / Math.max(x1 - x0, 1), (height - top - 40) / Math.max(y1 - y0, 1), 1.5));
+          originX = (x0 + x1) / 2 - width / 2 / scale; originY = (y0 + y1) / 2 - (height + top) / 2 / scale;
+        }
+        const name = members[index][9].n || (members[index][1][0] || "").replace(/\n/g, " ") || members[index][0];
+        canvas.setAttribute("aria-label", "Family tree chart, " + (shown ? "showing the " + kind + " of " + name : "showing everyone") + ".");
+        dirty = true;
+        if (!card.hidden && selected >= 0) { showCard(selected); }
       }
 
       // Liang-Barsky: the part of a segment inside the rectangle [x0, y0, x1, y1], added to the path.
@@ -544,6 +600,30 @@ enum HTMLViewer {
         row("E-mails", info.em);
         row("Notes", info.t);
         card.append(list);
+        // The chart kinds of this person, on this page: the rest of the tree fades.
+        const kinds = element("div", undefined, "kinds");
+        kinds.setAttribute("role", "group");
+        kinds.setAttribute("aria-label", "Show");
+        const first = (info.n || (m[1][0] || "").split("\n")[0] || m[0]).split(/\s+/)[0];
+        const choices = [["ancestors", "Ancestors"], ["descendants", "Descendants"], ["hourglass", "Both"]];
+        for (const [kind, words] of choices) {
+          if ((kind === "ancestors" && parentsOf[index].length === 0) || (kind === "descendants" && childrenOf[index].length === 0)) { continue; }
+          if (kind === "hourglass" && (parentsOf[index].length === 0 || childrenOf[index].length === 0)) { continue; }
+          const button = element("button", words + (kind === "hourglass" ? "" : " of " + first));
+          button.type = "button";
+          button.dataset.kind = kind;
+          button.setAttribute("aria-pressed", String(!!shown && shown.kind === kind && shown.of === index));
+          button.addEventListener("click", () => showKind(shown && shown.kind === kind && shown.of === index ? null : kind, index));
+          kinds.append(button);
+        }
+        if (shown) {
+          const everyone = element("button", "Everyone");
+          everyone.type = "button";
+          everyone.dataset.kind = "everyone";
+          everyone.addEventListener("click", () => showKind(null, index));
+          kinds.append(everyone);
+        }
+        if (kinds.children.length > 0) { card.append(kinds); }
         card.hidden = false;
         // For a page that adds its own actions to the card.
         if (typeof CustomEvent === "function" && card.dispatchEvent) {
@@ -756,6 +836,10 @@ enum HTMLViewer {
         get scale() { return scale; },
         get origin() { return { x: originX, y: originY }; },
         get selected() { return selected >= 0 ? members[selected][0] : null; },
+        /// The chart kind chosen on a card: { kind, of: id, ids }, or null when everyone is shown.
+        get shown() { return shown ? { kind: shown.kind, of: members[shown.of][0], ids: [...shown.members].map(index => members[index][0]).sort() } : null; },
+        /// Shows `kind` (ancestors, descendants, hourglass) of the member `id`, or everyone (null).
+        show(kind, id) { const index = indexOfID.get(id); if (index !== undefined) { showKind(kind, index); } },
         get frameTimes() { return frameTimes.slice(); },
         get firstFrameAt() { return firstFrameAt; },
         select(id) { const index = indexOfID.get(id); if (index !== undefined) { select(index, { zoom: true }); } },

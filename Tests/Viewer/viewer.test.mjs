@@ -215,3 +215,38 @@ test("a changed tree loaded into an open page keeps the view and the selected pe
   assert.equal(page.viewer.selected, null);
   assert.equal(page.elements.get("card").hidden, true);
 });
+
+test("a card shows a person's ancestors, descendants or both on the page, the rest faded, and everyone again", () => {
+  const data = exampleData();
+  const page = openPage(data);
+  page.viewer.select("jonas");
+  const card = page.elements.get("card");
+  const buttons = () => {
+    const found = [];
+    const visit = node => { if (node.dataset && node.dataset.kind) { found.push(node); } (node.children || []).forEach(visit); };
+    visit(card);
+    return found;
+  };
+  assert.deepEqual(buttons().map(button => button.dataset.kind), ["ancestors"], "Jonas has parents, no children");
+  assert.equal(buttons()[0].textContent, "Ancestors of Jonas");
+  buttons()[0].dispatch("click");
+  const shown = page.viewer.shown;
+  assert.equal(shown.kind, "ancestors");
+  assert.ok(["jonas", "peter", "emily", "karl", "siobhan", "liesel", "james", "heinrich", "greta"].every(id => shown.ids.includes(id)), `${shown.ids}`);
+  assert.ok(!shown.ids.includes("sophie") && !shown.ids.includes("lukas") && !shown.ids.includes("mei"), "no sister, no cousins");
+  // Faded: a veil drawn over each box outside the chart, none over those in it.
+  const calls = page.frame();
+  const veiled = calls.filter(call => call[0] === "rect").map(call => `${call[1] + 2},${call[2] + 2}`);
+  const box = id => { const m = data.m.find(member => member[0] === id); return `${m[2]},${m[3]}`; };
+  assert.ok(veiled.includes(box("sophie")) && veiled.includes(box("mei")), "Sophie and Mei veiled");
+  assert.ok(!veiled.includes(box("peter")) && !veiled.includes(box("heinrich")), "Peter and Heinrich not");
+  assert.equal(buttons().find(button => button.dataset.kind === "ancestors").getAttribute("aria-pressed"), "true");
+  buttons().find(button => button.dataset.kind === "everyone").dispatch("click");
+  assert.equal(page.viewer.shown, null);
+
+  page.viewer.select("greta");
+  page.viewer.show("descendants", "greta");
+  const descendants = page.viewer.shown.ids;
+  assert.ok(["karl", "liesel", "peter", "jonas", "lukas", "chloe", "margarethe", "james"].every(id => descendants.includes(id)), `${descendants}`);
+  assert.ok(!descendants.includes("tomas") && !descendants.includes("padraig"), "not the in-laws' parents and siblings");
+});

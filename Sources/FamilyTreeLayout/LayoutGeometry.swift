@@ -265,12 +265,12 @@ struct ChildLines {
                 let through = passages(from: startAlong, startLayer: startLayer, to: child, placeholders: placeholders)
                 let boxRoom = max(0, alongSize[child] / 2 - 2)
                 let entryRoom = (centre(child) - boxRoom)...(centre(child) + boxRoom)
-                let target = moved[LegKey(line: line, leg: through.count)] ?? entry(into: child, isPrimary: kind == .child)
+                let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)]) ?? entry(into: child, isPrimary: kind == .child)
                 var legs: [Leg] = []
                 var along = startAlong
                 for (index, passage) in through.enumerated() {
                     // Within the placeholder's room: neighbours stand at least a unit spacing away.
-                    let to = moved[LegKey(line: line, leg: index)] ?? passage.along
+                    let to = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: index)]) ?? passage.along
                     legs.append(Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: to), to: to,
                                     room: (passage.along - step)...(passage.along + step)))
                     along = to
@@ -330,20 +330,21 @@ struct ChildLines {
         let step = BusRoom.step
         struct Drop { var along: Double; var track: Int; var family: Int }
         struct Leaving { var along: Double; var family: Int; var key: LegKey; var room: ClosedRange<Double>; var track: Int }
-        var dropsOfGap: [Int: [Drop]] = [:]
-        var leavingsOfGap: [Int: [Leaving]] = [:]
+        // Indexed by layer: a dictionary's hashing showed at 100,000 people.
+        var dropsOfGap = Array(repeating: [Drop](), count: trackCounts.count)
+        var leavingsOfGap = Array(repeating: [Leaving](), count: trackCounts.count)
         for (index, line) in lines.enumerated() {
             var along = line.startAlong
             for (legIndex, leg) in line.legs.enumerated() {
-                dropsOfGap[leg.layer, default: []].append(Drop(along: along, track: trackOfBus[leg.bus], family: line.family))
-                leavingsOfGap[leg.layer, default: []].append(
+                dropsOfGap[leg.layer].append(Drop(along: along, track: trackOfBus[leg.bus], family: line.family))
+                leavingsOfGap[leg.layer].append(
                     Leaving(along: leg.to, family: line.family, key: LegKey(line: index, leg: legIndex), room: leg.room, track: trackOfBus[leg.bus]))
                 along = leg.to
             }
         }
         var moves: [LegKey: Double] = [:]
-        for (gap, unordered) in leavingsOfGap {
-            let drops = (dropsOfGap[gap] ?? []).sorted { $0.along < $1.along }
+        for (gap, unordered) in leavingsOfGap.enumerated() where !unordered.isEmpty {
+            let drops = dropsOfGap[gap].sorted { $0.along < $1.along }
             var leavings = unordered.sorted { ($0.along, $0.key.line, $0.key.leg) < ($1.along, $1.key.line, $1.key.leg) }
             let reach = (leavings.map { $0.room.upperBound - $0.room.lowerBound }.max() ?? 0) + 2 * step
             /// The first index of `values` whose along is at least `bound`.

@@ -378,8 +378,9 @@ extension HTMLRenderer {
         }
         let topology = graph.topology
         for (union, partners) in topology.partners.enumerated() {
-            for other in partners.dropFirst() + topology.children[union] where !partners.isEmpty {
-                let (a, b) = (root(partners[0]), root(other))
+            guard let first = partners.first else { continue }
+            for other in partners.dropFirst() + topology.children[union] {
+                let (a, b) = (root(first), root(other))
                 if a != b { parent[max(a, b)] = min(a, b) }
             }
         }

@@ -851,8 +851,14 @@ enum HTMLViewer {
         /// page marked it as being edited (`data-editing`).
         load(newData) {
           const keep = selected >= 0 ? members[selected][0] : null;
+          // A chart kind being shown is held by member positions, which a changed tree renumbers:
+          // it is worked out again for the same person (who may have gained a child), or dropped.
+          const showing = shown ? { kind: shown.kind, id: members[shown.of][0] } : null;
           index(newData);
           showLegend();
+          const of = showing ? indexOfID.get(showing.id) : undefined;
+          shown = of === undefined ? null : { kind: showing.kind, of, members: chartMembers(showing.kind, of) };
+          dirty = true;
           selected = keep === null || !indexOfID.has(keep) ? -1 : indexOfID.get(keep);
           if (selected < 0) { card.hidden = true; } else if (!card.hidden && !card.dataset.editing) { showCard(selected); }
         },

@@ -69,7 +69,7 @@ public struct Labeler: Sendable {
 
     /// What the member's box says, the name wrapped rather than cut.
     public func text(for member: Member) -> BoxText {
-        let name = member.fullName.isEmpty ? "(no name)" : member.fullName
+        let name = member.fullName.allSatisfy(\.isWhitespace) ? "(no name)" : member.fullName
         let raw: [String]
         switch format {
         case .name:
@@ -98,7 +98,7 @@ public struct Labeler: Sendable {
         // tab) reads as one space.
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let single = words.joined(separator: " ")
-        guard textWidth(single, fontSize: fontSize) > limit, !words.isEmpty else { return [single.isEmpty ? text : single] }
+        guard textWidth(single, fontSize: fontSize) > limit else { return [single] }
         var lines: [String] = []
         var current = ""
         var remaining = words[...]

@@ -125,6 +125,11 @@ func isWellFormedXML(_ text: String) -> Bool {
         let word = Member(id: "q", firstName: String(repeating: "W", count: 40))
         #expect(labeler.text(for: word).name.joined() == String(repeating: "W", count: 40))
 
+        // Whitespace inside a name (a newline, a tab) reads as one space, never a line of its own;
+        // a name of whitespace alone is no name.
+        #expect(labeler.text(for: Member(id: "n", firstName: "Ann\n\tLee")).name == ["Ann Lee"])
+        #expect(labeler.text(for: Member(id: "b", firstName: " \n ")).name == ["(no name)"])
+
         // In the SVG: both lines of the name, bold, inside the box, and the years under them.
         let graph = try FamilyGraph(document: TreeDocument(members: [washington]))
         let svg = try SVGRenderer().render(LayeredLayout(labeler: labeler).place(graph), of: graph)

@@ -250,3 +250,20 @@ test("a card shows a person's ancestors, descendants or both on the page, the re
   assert.ok(["karl", "liesel", "peter", "jonas", "lukas", "chloe", "margarethe", "james"].every(id => descendants.includes(id)), `${descendants}`);
   assert.ok(!descendants.includes("tomas") && !descendants.includes("padraig"), "not the in-laws' parents and siblings");
 });
+
+test("a chart kind being shown survives a changed tree loaded into the page, renumbered", () => {
+  const data = exampleData();
+  const page = openPage(data);
+  page.viewer.show("ancestors", "jonas");
+  const before = page.viewer.shown.ids;
+  // The same tree with its members in reverse order: every position changes.
+  const reversed = JSON.parse(JSON.stringify(data));
+  const count = reversed.m.length, moved = position => count - 1 - position;
+  reversed.m.reverse();
+  for (const union of reversed.u) { union[2] = union[2].map(moved); union[3] = union[3].map(moved); }
+  reversed.c = reversed.c.map(link => link.map(moved));
+  if (reversed.open !== null) { reversed.open = moved(reversed.open); }
+  page.viewer.load(reversed);
+  assert.deepEqual(page.viewer.shown.ids, before);
+  assert.equal(page.viewer.shown.of, "jonas");
+});

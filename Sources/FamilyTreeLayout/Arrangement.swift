@@ -12,18 +12,18 @@ import FamilyTree
 struct Arrangement {
     let graph: FamilyGraph
     let compact: CompactGraph
-    let nodeLayers: OrderingLayers
+    private(set) var nodeLayers: OrderingLayers
     /// Members of each unit, left to right: unit `u` is `unitMemberList[unitStart[u]..<unitStart[u + 1]]`.
-    let unitStart: [Int]
+    private(set) var unitStart: [Int]
     var unitMemberList: [Int]
-    let unitLayer: [Int]
-    let unitOfMember: [Int]
+    private(set) var unitLayer: [Int]
+    private(set) var unitOfMember: [Int]
     /// Units of each layer, left to right.
     var layers: [[Int]]
     /// Each member's position among the members of its layer.
     var slot: [Int]
     /// For each unit, the units that must stand to its right (sibling order), all in its layer.
-    let mustPrecede: CompactGraph.Rows
+    private(set) var mustPrecede: CompactGraph.Rows
     /// The number of members in each layer.
     let layerSizes: [Int]
     /// Scratch: each unit's position in its layer while that layer is reordered.
@@ -61,7 +61,10 @@ struct Arrangement {
     /// See `StartingOrder.Host` and `StartingOrder.hostOfUnit`.
     let host: StartingOrder.Host
     /// The chosen host of each unit, -1 where `host` rules (an array: looked up for every child visited).
-    let hostOfUnit: [Int]
+    private(set) var hostOfUnit: [Int]
+    /// Couples drawn apart (unions, ascending): each partner stands among their own siblings and a
+    /// marriage line joins them (see `init(drawingApart:from:)`, `StartingOrderSearch.couplesToDrawApart`).
+    private(set) var apartUnions: [Int] = []
 
     /// What every starting order shares: the units, their members in partnership order, their
     /// layers, the sibling-order constraints and the layer sizes. Made once per layout.
@@ -85,15 +88,7 @@ struct Arrangement {
             let unitLayer = (0..<unitCount).map { nodeLayers.layerOfNode[rows.items[rows.start[$0]]] }
             self.unitLayer = unitLayer
             let unitOfMember = nodeLayers.unitOfNode
-            var precede = Array(repeating: [Int](), count: unitCount)
-            for union in 0..<compact.unionCount {
-                let range = compact.children.range(union)
-                for index in range.dropLast() {
-                    let (first, second) = (unitOfMember[compact.children.items[index]], unitOfMember[compact.children.items[index + 1]])
-                    if first != second, unitLayer[first] == unitLayer[second] { precede[first].append(second) }
-                }
-            }
-            mustPrecede = CompactGraph.Rows(precede)
+            mustPrecede = Units.siblingOrder(compact: compact, unitOfMember: unitOfMember, unitLayer: unitLayer)
             var sizes = Array(repeating: 0, count: nodeLayers.layerCount)
             for member in 0..<memberCount { sizes[nodeLayers.layerOfNode[member]] += 1 }
             layerSizes = sizes
@@ -124,6 +119,36 @@ struct Arrangement {
         layers = initialOrder(start)
         for layer in layers.indices { enforceConstraints(layer: layer) }
         updateSlots()
+    }
+
+    /// `previous` with one more couple drawn apart: the same order, the couple's second partner a
+    /// unit of its own standing where it stood, so crossing reduction from here starts from the
+    /// drawing with the couple side by side and moves a partner only where that crosses less.
+    /// Only a couple that is a unit by itself in one layer is taken apart (else `previous` as it is).
+    init(drawingApart union: Int, from previous: Arrangement) {
+        self = previous
+        let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
+        let couple = previous.unitOfMember[first]
+        guard second >= 0, previous.unitOfMember[second] == couple, previous.unitRange(couple).count == 2 else { return }
+        let apartUnit = previous.unitCount
+        var unitOfNode = previous.unitOfMember
+        unitOfNode[second] = apartUnit
+        nodeLayers = OrderingLayers(layerOfNode: previous.nodeLayers.layerOfNode, unitOfNode: unitOfNode, layerCount: previous.nodeLayers.layerCount)
+        unitOfMember = unitOfNode
+        apartUnions = (previous.apartUnions + [union]).sorted()
+        hostOfUnit = previous.hostOfUnit + [-1]
+        // The second partner leaves the couple's members and is listed last, as the new unit.
+        var memberList = previous.unitMemberList
+        memberList.remove(at: memberList[previous.unitRange(couple)].firstIndex(of: second)!)
+        memberList.append(second)
+        unitMemberList = memberList
+        unitStart = previous.unitStart.enumerated().map { $0.offset > couple ? $0.element - 1 : $0.element } + [memberList.count]
+        unitLayer = previous.unitLayer + [previous.unitLayer[couple]]
+        mustPrecede = Units.siblingOrder(compact: compact, unitOfMember: unitOfNode, unitLayer: unitLayer)
+        rankInLayer.append(0)
+        let layer = unitLayer[couple]
+        let index = layers[layer].firstIndex(of: couple)!
+        layers[layer].insert(apartUnit, at: slot[second] < slot[first] ? index : index + 1)
     }
 
     var unitCount: Int { unitStart.count - 1 }
@@ -336,6 +361,33 @@ struct Arrangement {
         layers[layer] = result
     }
 
+    /// Lines crossed by the marriage lines of couples drawn apart: each runs along the union row
+    /// under the boxes between the partners, across every line leaving a union point there and
+    /// every long line passing that layer. Crossings between layers do not count these.
+    func marriageLineCrossings() -> Int {
+        var crossed = 0
+        for union in apartUnions {
+            let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
+            guard second >= 0, unitOfMember[first] != unitOfMember[second] else { continue }
+            let layer = nodeLayers.layerOfNode[first]
+            let (low, high) = (min(slot[first], slot[second]), max(slot[first], slot[second]))
+            var counted: Set<Int> = []
+            for unit in layers[layer] {
+                for index in unitRange(unit) {
+                    let member = unitMemberList[index]
+                    guard slot[member] > low, slot[member] < high else { continue }
+                    if member >= graph.members.count { crossed += 1; continue }
+                    for entry in compact.unionsOfMember.range(member) {
+                        let other = compact.unionsOfMember.items[entry]
+                        let position = doubledUnionPosition(other, slot: slot)
+                        if !compact.children.range(other).isEmpty, position > 2 * low, position < 2 * high, counted.insert(other).inserted { crossed += 1 }
+                    }
+                }
+            }
+        }
+        return crossed
+    }
+
     /// Crossings between adjacent layers of the lines union -> child and new parent -> child, with a
     /// union at the mean of its partners (positions doubled to stay whole numbers).
     func countCrossings() -> Int { countCrossings(slot: slot) }
@@ -374,5 +426,30 @@ struct Arrangement {
             }
         }
         return lines.reduce(0) { $0 + CrossingCounter.crossings($1) }
+    }
+}
+
+extension Arrangement.Units {
+    /// For each unit, the units that must stand to its right: a younger sibling's unit right of
+    /// an elder's, where both stand in one layer (rows built by counting, no list per unit).
+    static func siblingOrder(compact: CompactGraph, unitOfMember: [Int], unitLayer: [Int]) -> CompactGraph.Rows {
+        var pairs: [(first: Int, second: Int)] = []
+        for union in 0..<compact.unionCount {
+            let range = compact.children.range(union)
+            for index in range.dropLast() {
+                let (first, second) = (unitOfMember[compact.children.items[index]], unitOfMember[compact.children.items[index + 1]])
+                if first != second, unitLayer[first] == unitLayer[second] { pairs.append((first, second)) }
+            }
+        }
+        var start = Array(repeating: 0, count: unitLayer.count + 1)
+        for pair in pairs { start[pair.first + 1] += 1 }
+        for unit in 0..<unitLayer.count { start[unit + 1] += start[unit] }
+        var next = start
+        var items = Array(repeating: 0, count: pairs.count)
+        for pair in pairs {
+            items[next[pair.first]] = pair.second
+            next[pair.first] += 1
+        }
+        return CompactGraph.Rows(start: start, items: items)
     }
 }

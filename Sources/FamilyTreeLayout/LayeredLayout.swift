@@ -82,6 +82,11 @@ public struct LayeredLayout: LayoutEngine {
         /// Up to this many nodes in the shortest-lines problem (units, lines and the width), positions
         /// are solved exactly; larger trees keep the balanced positions.
         public var exactPlacementLimit = 60_000
+        /// Whether every couple stands side by side. Off (the default), a couple whose partners both
+        /// grew up in the tree may be drawn apart, each among their own brothers and sisters with a
+        /// marriage line between them, where that removes more crossings than it costs (see
+        /// `StartingOrderSearch.drawCouplesApart`); only trees within `startingOrderBudget` are tried.
+        public var keepsCouplesTogether = false
         /// The last stage run: `.placement` (the default) is the full layout; an earlier stage draws
         /// what that stage decided, to see what each contributes (as Graphviz's `phase` attribute).
         public var lastStage = Stage.placement
@@ -154,7 +159,8 @@ public struct LayeredLayout: LayoutEngine {
             return LayoutGeometry(graph: graph, placement: placement, options: options, chains: chains).build()
         }
         var search = StartingOrderSearch(
-            graph: graph, layering: layering, arrange: arrange, reduce: reduce, layout: layout, skipsRepeatedOrders: options.skipsRepeatedOrders
+            graph: graph, layering: layering, arrange: arrange, reduce: reduce, layout: layout, skipsRepeatedOrders: options.skipsRepeatedOrders,
+            drawsCouplesApart: !options.keepsCouplesTogether
         )
         // A stage stopped early shows that stage's work on the first start, not the search's choice.
         guard options.lastStage == .placement, graph.members.count <= options.startingOrderBudget else { return search }

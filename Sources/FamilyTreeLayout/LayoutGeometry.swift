@@ -8,6 +8,39 @@ struct LayoutGeometry {
     /// The placeholders the placement made room for: long lines pass through them.
     let chains: LongEdgeChains
 
+    /// A couple drawn apart has its union point anywhere between the partners (where the lines
+    /// were shortest); it moves, within that reach, to the nearest place a step or more from every
+    /// other union's point and every long line passing its layer, so its lines never run down
+    /// beside another family's.
+    private func keepApartUnionsClear(_ unionAlongs: inout [Double], unionLayers: [Int], centre: (Int) -> Double) {
+        let topology = graph.topology
+        let apart = placement.arrangement.apartUnions.filter(placement.partnersAreApart)
+        guard !apart.isEmpty else { return }
+        let isApart = Set(apart)
+        var othersOfLayer: [Int: [Double]] = [:]
+        for union in topology.partners.indices where !isApart.contains(union) { othersOfLayer[unionLayers[union], default: []].append(unionAlongs[union]) }
+        // Long lines pass a layer at their placeholders, and run on down beside the union's drop.
+        let layerOf = placement.arrangement.nodeLayers.layerOfNode
+        for node in graph.members.count..<layerOf.count { othersOfLayer[layerOf[node], default: []].append(centre(node)) }
+        let step = LineSeparation.minimumGap
+        for union in apart {
+            let partners = topology.partners[union].map(centre)
+            let (low, high) = (partners.min()!, partners.max()!)
+            let others = othersOfLayer[unionLayers[union], default: []]
+            func isClear(_ along: Double) -> Bool { others.allSatisfy { abs($0 - along) >= step } }
+            let solved = unionAlongs[union]
+            let reach = Int(((high - low) / step).rounded(.up))
+            var candidates = [solved]
+            for steps in 1...max(1, reach) {
+                let offset = Double(steps) * step
+                candidates += [solved - offset, solved + offset]
+            }
+            candidates += [low, high]
+            if let clear = candidates.first(where: { $0 >= low && $0 <= high && isClear($0) }) { unionAlongs[union] = clear }
+            othersOfLayer[unionLayers[union], default: []].append(unionAlongs[union])
+        }
+    }
+
     func build() -> Layout {
         let arrangement = placement.arrangement
         let layerOf = arrangement.nodeLayers.layerOfNode
@@ -38,6 +71,7 @@ struct LayoutGeometry {
             }
         }
         let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
+        keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, centre: centre)
         let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
         let lines = ChildLines(graph: graph, placement: placement, chains: chains, options: options, layerOf: layerOf,
                                alongs: alongs, alongShift: alongShift, unionAlongs: unionAlongs, unionLayers: unionLayers, memberLayers: memberLayers)

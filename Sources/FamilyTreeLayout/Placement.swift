@@ -17,6 +17,9 @@ struct Placement {
     private(set) var offsetInUnit: [Double]
     private(set) var unitWidth: [Double]
     var unitStart: [Double]
+    /// Where the union point of a couple drawn apart (partners in two units of one layer) stands,
+    /// once the shortest-lines solution has put it between them; the partners' midpoint until then.
+    var apartUnionAlong: [Int: Double] = [:]
     /// Scratch per unit: the sum and count of the shifts it is asked for in the current pass.
     private var shiftSum: [Double]
     private var shiftCount: [Int]
@@ -75,7 +78,15 @@ struct Placement {
             let (left, right) = start(of: first) < start(of: second) ? (first, second) : (second, first)
             return (start(of: left) + alongSize[left] + start(of: right)) / 2
         }
+        if let along = apartUnionAlong[union] { return along }
         return (centre(of: first) + centre(of: second)) / 2
+    }
+
+    /// Whether the union's two partners stand in one layer but in two units (a couple drawn apart).
+    func partnersAreApart(_ union: Int) -> Bool {
+        let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
+        return second >= 0 && arrangement.unitOfMember[first] != arrangement.unitOfMember[second]
+            && arrangement.nodeLayers.layerOfNode[first] == arrangement.nodeLayers.layerOfNode[second]
     }
 
     /// The midpoint of the children drawn under a union in `layer` (in every layer when `layer` is -1).

@@ -40,14 +40,21 @@ extension Placement {
             for entry in compact.crossParents.range(child) { crossLines.append((compact.crossParents.items[entry], child)) }
         }
         let siblingPairs = options.birthOrderAcrossLayersWeight > 0 ? siblingPairsAcrossLayers() : []
+        // A couple drawn apart has a node for its union point, free anywhere between the partners;
+        // its lines to the partners cost their length, so the marriage line is kept short too.
+        let apartUnions = arrangement.apartUnions.filter(partnersAreApart)
         // Three more nodes hold the drawing's left and right edges and its width allowance: width costs too.
-        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + 3
+        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + apartUnions.count + 3
         let (leftEdge, rightEdge, allowance) = (nodeCount - 3, nodeCount - 2, nodeCount - 1)
         guard nodeCount <= maximumNodes, unitCount > 1 else { return false }
 
         // Ranks are whole points: each unit's left edge; a union or member stands at a fixed offset in its unit.
         let start = unitStart.map { Int($0.rounded()) }
+        let firstApartNode = unitCount + lines.count + crossLines.count + siblingPairs.count
+        var nodeOfApartUnion: [Int: Int] = [:]
+        for (index, union) in apartUnions.enumerated() { nodeOfApartUnion[union] = firstApartNode + index }
         func anchor(ofUnion union: Int) -> (unit: Int, offset: Int) {
+            if let node = nodeOfApartUnion[union] { return (node, 0) }
             let unit = arrangement.unitOfMember[compact.firstPartner[union]]
             return (unit, Int(unionAlong(union).rounded()) - start[unit])
         }
@@ -76,6 +83,15 @@ extension Placement {
             edges.append(NetworkSimplex.Edge(tail: node, head: first.unit, minLength: -first.offset, weight: weight))
             edges.append(NetworkSimplex.Edge(tail: node, head: second.unit, minLength: -second.offset, weight: weight))
             ranks[node] = min(ranks[first.unit] + first.offset, ranks[second.unit] + second.offset)
+        }
+        // The union nodes of couples drawn apart first: lines to children start from them.
+        for union in apartUnions {
+            let partners = [compact.firstPartner[union], compact.secondPartner[union]]
+            let (left, right) = arrangement.slot[partners[0]] < arrangement.slot[partners[1]] ? (anchor(ofMember: partners[0]), anchor(ofMember: partners[1])) : (anchor(ofMember: partners[1]), anchor(ofMember: partners[0]))
+            let node = nodeOfApartUnion[union]!
+            edges.append(NetworkSimplex.Edge(tail: left.unit, head: node, minLength: left.offset, weight: Self.lineWeights.real))
+            edges.append(NetworkSimplex.Edge(tail: node, head: right.unit, minLength: -right.offset, weight: Self.lineWeights.real))
+            ranks[node] = ranks[left.unit] + left.offset
         }
         var node = unitCount
         for line in lines {
@@ -116,6 +132,7 @@ extension Placement {
         simplex.solve(maxExchanges: 20 * nodeCount + 1_000)
         let least = (0..<unitCount).map { simplex.rank[$0] }.min() ?? 0
         for unit in 0..<unitCount { unitStart[unit] = Double(simplex.rank[unit] - least) }
+        for (union, node) in nodeOfApartUnion { apartUnionAlong[union] = Double(simplex.rank[node] - least) }
         return true
     }
 

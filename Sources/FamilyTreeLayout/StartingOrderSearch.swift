@@ -14,6 +14,8 @@ struct StartingOrderSearch {
     /// The best layout found so far.
     private(set) var best: Layout
     private var bestStart = Arrangement.StartingOrder.arranged
+    /// The reduced order of the best layout: couples are drawn apart from it one at a time.
+    private var bestOrder: Arrangement
     private var bestScore = 0.0
     private var fewestInOrder = 0
     /// The first order, and its drawing's score (measured when the search runs).
@@ -25,6 +27,8 @@ struct StartingOrderSearch {
     /// it, to show the result is the same.
     private var placed: Set<PlacedOrder> = []
     private let skipsRepeatedOrders: Bool
+    /// Whether couples may be drawn apart (`LayeredLayout.Options.keepsCouplesTogether` off).
+    private let drawsCouplesApart: Bool
     /// Orders placed and measured, and crossing reductions run, the first ones included.
     private(set) var placements = 1
     private(set) var reductions = 1
@@ -49,6 +53,8 @@ struct StartingOrderSearch {
 
     /// How many more layouts the host search may try (royal trees have hundreds of such couples).
     static let hostTrials = 30
+    /// How many couples may be tried drawn apart (see `couplesToDrawApart`).
+    static let apartTrials = 60
     /// Shuffled orders of the founders' trees tried besides the arranged and mirrored ones.
     static let shuffledStarts: UInt64 = 24
     /// Of a batch of orders, how many (those that cross least) are placed and measured: placing is
@@ -60,9 +66,10 @@ struct StartingOrderSearch {
         graph: FamilyGraph, layering: Layering,
         arrange: @escaping @Sendable (Arrangement.StartingOrder) -> Arrangement,
         reduce: @escaping @Sendable (Arrangement) -> Arrangement, layout: @escaping @Sendable (Arrangement) -> Layout,
-        skipsRepeatedOrders: Bool = true
+        skipsRepeatedOrders: Bool = true, drawsCouplesApart: Bool = true
     ) {
         self.skipsRepeatedOrders = skipsRepeatedOrders
+        self.drawsCouplesApart = drawsCouplesApart
         self.graph = graph
         self.layering = layering
         self.arrange = arrange
@@ -70,6 +77,7 @@ struct StartingOrderSearch {
         self.layout = layout
         let start = arrange(.arranged)
         first = reduce(start)
+        bestOrder = first
         reduced[PlacedOrder(start)] = first
         best = layout(first)
     }
@@ -82,6 +90,13 @@ struct StartingOrderSearch {
         var lineLength: Double
         var width: Double
         var birthOrderPercent: Double
+        /// Couples drawn apart: readers look for partners side by side, so each counts as
+        /// `crossingsPerCoupleApart` crossings, and a couple is drawn apart only where that removes
+        /// more crossings than this.
+        var couplesApart = 0
+        /// Lines the marriage lines of couples drawn apart cross (`Arrangement.marriageLineCrossings`).
+        var marriageLineCrossings = 0
+        static let crossingsPerCoupleApart = 2
 
         init(crossings: Int, lineLength: Double, width: Double, birthOrderPercent: Double) {
             self.crossings = crossings
@@ -101,7 +116,7 @@ struct StartingOrderSearch {
         /// placement, so an order can cross less by leaving more families out of order (Queen.ged:
         /// 15% fewer crossings for 2.8% more families out of order); that is not a better drawing.
         func relative(to base: Score) -> Double {
-            2 * Double(crossings + 1) / Double(base.crossings + 1)
+            2 * Double(crossings + marriageLineCrossings + Self.crossingsPerCoupleApart * couplesApart + 1) / Double(base.crossings + 1)
                 + lineLength / max(1, base.lineLength) + width / max(1, base.width)
                 + (101 - birthOrderPercent) / (101 - base.birthOrderPercent)
         }
@@ -137,17 +152,90 @@ struct StartingOrderSearch {
             // Only an order that crosses no more than the best one is worth placing here.
             consider(batch, slack: 1.0)
         }
+
+        // A middle child married to someone who grew up in the tree: side by side, one partner's
+        // line from their parents crosses the lines to the other's younger (or elder) siblings.
+        // Each such couple is tried drawn apart, each partner among their own siblings and a
+        // marriage line between them, and kept where the order then crosses less by more than a
+        // couple apart costs (`Score.crossingsPerCoupleApart`, and the lines its marriage line
+        // crosses). Orders only, two at a time (placing each would double the search's time); the
+        // couples kept are then placed once and kept if the drawing is better.
+        if drawsCouplesApart { drawCouplesApart() }
+    }
+
+    private mutating func drawCouplesApart() {
+        var trials = Array(Self.couplesToDrawApart(graph, layering: layering).prefix(Self.apartTrials))
+        guard !trials.isEmpty else { return }
+        @Sendable func cost(_ order: Arrangement) -> Int {
+            order.countCrossings() + order.marriageLineCrossings() + Score.crossingsPerCoupleApart * order.apartUnions.count
+        }
+        var current = bestOrder
+        var currentCost = cost(current)
+        // Where both of two pay, the one not kept is tried again from the new order (a bounded number of times).
+        var trialsLeft = trials.count + trials.count / 2
+        while !trials.isEmpty, trialsLeft > 0 {
+            trialsLeft -= 1
+            let unions = Array(trials.prefix(2))
+            trials.removeFirst(unions.count)
+            let previous = current
+            // The order is reduced already: only the couple's layer and what its change reaches.
+            let measured = Parallel.map(unions) { union -> (Arrangement, Int) in
+                var order = Arrangement(drawingApart: union, from: previous)
+                order.improveLocally(passes: 2, window: 16, startingAt: order.nodeLayers.layerOfNode[previous.compact.firstPartner[union]])
+                return (order, cost(order))
+            }
+            let paying = measured.indices.filter { measured[$0].1 < currentCost }
+            guard let kept = paying.min(by: { (measured[$0].1, $0) < (measured[$1].1, $1) }) else { continue }
+            (current, currentCost) = measured[kept]
+            for index in paying where index != kept { trials.insert(unions[index], at: 0) }
+        }
+        guard !current.apartUnions.isEmpty else { return }
+        place([current], of: [bestStart], slack: .infinity)
+    }
+
+    /// Couples whose partners both grew up in the tree and stand in one layer as a unit of their
+    /// own, one of them with brothers or sisters in that layer: the unions, those whose siblings
+    /// stand most on both sides first (a middle child's couple costs crossings whichever way the
+    /// families stand), then those with the most siblings.
+    static func couplesToDrawApart(_ graph: FamilyGraph, layering: Layering) -> [Int] {
+        let topology = graph.topology
+        let layerOf = layering.layerOfMember
+        var membersOfComponent = [Int: Int]()
+        for component in layering.componentOfMember { membersOfComponent[component, default: 0] += 1 }
+        // A member's elder and younger siblings in its layer.
+        func siblings(of member: Int) -> (elder: Int, younger: Int) {
+            let family = topology.primaryParentUnion[member]
+            guard family >= 0 else { return (0, 0) }
+            let siblings = topology.children[family].filter { layerOf[$0] == layerOf[member] && topology.primaryParentUnion[$0] == family }
+            guard let position = siblings.firstIndex(of: member) else { return (0, 0) }
+            return (position, siblings.count - 1 - position)
+        }
+        var candidates: [(union: Int, bothSides: Int, all: Int)] = []
+        for (union, partners) in topology.partners.enumerated() where partners.count == 2 {
+            let (first, second) = (partners[0], partners[1])
+            guard topology.primaryParentUnion[first] >= 0, topology.primaryParentUnion[second] >= 0,
+                  layerOf[first] == layerOf[second], layering.componentOfMember[first] == layering.componentOfMember[second],
+                  membersOfComponent[layering.componentOfMember[first]] == 2 else { continue }
+            let (one, other) = (siblings(of: first), siblings(of: second))
+            let all = one.elder + one.younger + other.elder + other.younger
+            if all > 0 { candidates.append((union, min(one.elder, one.younger) + min(other.elder, other.younger), all)) }
+        }
+        return candidates.sorted { ($0.bothSides, $0.all, $1.union) > ($1.bothSides, $1.all, $0.union) }.map(\.union)
     }
 
     /// Lays out `starts` (in parallel) and keeps the best, the earliest among equals.
     private mutating func consider(_ starts: [Arrangement.StartingOrder], slack: Double = 1.2) {
         guard !starts.isEmpty else { return }
-        let orders = ordered(starts)
+        place(ordered(starts), of: starts, slack: slack)
+    }
+
+    /// Places and measures the reduced `orders` of `starts` that cross least, keeping the best.
+    private mutating func place(_ orders: [Arrangement], of starts: [Arrangement.StartingOrder], slack: Double) {
         let inOrder = orders.map { $0.countCrossings() }
         // The order's own count (lines between neighbouring layers, long lines through their
         // placeholders) is close to the drawing's: an order `slack` times worse than the best is
         // not worth placing and measuring, and of the rest the few that cross least are placed.
-        let limit = Double(min(fewestInOrder, inOrder.min()!)) * slack
+        let limit = slack.isInfinite ? slack : Double(min(fewestInOrder, inOrder.min()!)) * slack
         let kept = orders.indices.filter { Double(inOrder[$0]) <= limit }
             .sorted { (inOrder[$0], $0) < (inOrder[$1], $1) }.prefix(Self.placedPerBatch).sorted()
             .filter { placed.insert(PlacedOrder(orders[$0])).inserted || !skipsRepeatedOrders }
@@ -155,7 +243,10 @@ struct StartingOrderSearch {
         let (graph, layout) = (self.graph, self.layout)
         let measured = Parallel.map(kept.map { orders[$0] }) { order in
             let candidate = layout(order)
-            return (candidate, Score(candidate, of: graph))
+            var score = Score(candidate, of: graph)
+            score.couplesApart = order.apartUnions.count
+            score.marriageLineCrossings = order.marriageLineCrossings()
+            return (candidate, score)
         }
         for (index, (candidate, measured)) in zip(kept, measured) {
             let candidateScore = score(measured)
@@ -163,6 +254,7 @@ struct StartingOrderSearch {
             best = candidate
             bestScore = candidateScore
             bestStart = starts[index]
+            bestOrder = orders[index]
             fewestInOrder = min(fewestInOrder, inOrder[index])
         }
     }

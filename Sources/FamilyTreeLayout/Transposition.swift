@@ -7,20 +7,24 @@ extension Arrangement {
     /// the place within `window` positions where it crosses least, even past neighbours a single swap
     /// would not pass) once per layer. Never across a sibling-order constraint. Transposition visits a
     /// layer again only when it or a neighbouring layer changed.
-    mutating func improveLocally(passes: Int, window: Int) {
-        var dirty = Array(repeating: true, count: layers.count)
+    mutating func improveLocally(passes: Int, window: Int, startingAt first: Int? = nil) {
+        // From one layer: only that layer at first, its neighbours once it changes, and the
+        // windowed pass only where something was looked at.
+        var dirty = Array(repeating: first == nil, count: layers.count)
+        if let first { dirty[first] = true }
+        var touched = dirty
         for _ in 0..<passes {
             var changedAny = false
             for layer in layers.indices where dirty[layer] {
                 dirty[layer] = false
                 guard layers[layer].count > 1, improveLayer(layer, window: 0) else { continue }
                 changedAny = true
-                if layer > 0 { dirty[layer - 1] = true }
-                if layer + 1 < layers.count { dirty[layer + 1] = true }
+                if layer > 0 { (dirty[layer - 1], touched[layer - 1]) = (true, true) }
+                if layer + 1 < layers.count { (dirty[layer + 1], touched[layer + 1]) = (true, true) }
             }
             if !changedAny { break }
         }
-        for layer in layers.indices where layers[layer].count > 2 { _ = improveLayer(layer, window: window) }
+        for layer in layers.indices where touched[layer] && layers[layer].count > 2 { _ = improveLayer(layer, window: window) }
     }
 
     /// Each unit's line ends in the layers above (union positions, doubled) and below (child slots),

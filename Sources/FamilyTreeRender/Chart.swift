@@ -318,11 +318,13 @@ public struct ChartEngine: Sendable {
     public static let familytree = ChartEngine.familytree(lastStage: .placement)
 
     /// familytree's own layered layout stopped after `lastStage`: the chart as that stage left it,
-    /// to see what each stage does (`.placement` is the full layout).
-    public static func familytree(lastStage: LayeredLayout.Stage) -> ChartEngine {
+    /// to see what each stage does (`.placement` is the full layout); with `keepsCouplesTogether`,
+    /// no couple is drawn apart (see `LayeredLayout.Options.keepsCouplesTogether`).
+    public static func familytree(lastStage: LayeredLayout.Stage, keepsCouplesTogether: Bool = false) -> ChartEngine {
         ChartEngine(name: "familytree") { labeler, direction in
             var layout = LayeredLayout(labeler: labeler, direction: direction)
             layout.options.lastStage = lastStage
+            layout.options.keepsCouplesTogether = keepsCouplesTogether
             return layout
         }
     }

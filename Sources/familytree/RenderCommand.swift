@@ -126,6 +126,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw our layout as it stands after this stage, to see what each does: ranking (generations only), ordering (crossings reduced), or placement (the full layout).", valueName: "stage"))
     var lastStage: LayeredLayout.Stage = .placement
 
+    @Flag(help: "Keep every couple side by side (by default a couple who both grew up in the tree may stand apart, each among their own brothers and sisters, joined by a marriage line, where that removes more crossings than it costs).")
+    var couplesSideBySide = false
+
     @Flag(help: "Leave out members' photos (by default photo files are embedded in the SVG).")
     var noPhotos = false
 
@@ -157,6 +160,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("this familytree was built without Graphviz support; build it with --traits Graphviz")
         }
         if lastStage != .placement, engine != .familytree { throw ValidationError("--last-stage is a stage of our layout; leave out --engine graphviz") }
+        if couplesSideBySide, engine != .familytree { throw ValidationError("--couples-side-by-side is a rule of our layout; leave out --engine graphviz") }
         if renderer == .graphviz {
             guard engine == .graphviz else { throw ValidationError("--renderer graphviz needs --engine graphviz") }
             return
@@ -264,7 +268,8 @@ struct RenderCommand: ParsableCommand {
         chart.fit = fit
         chart.theme = theme
         chart.width = width
-        chart.engine = lastStage == .placement ? try GraphvizSupport.chartEngine(engine) : .familytree(lastStage: lastStage)
+        chart.engine = lastStage == .placement && !couplesSideBySide
+            ? try GraphvizSupport.chartEngine(engine) : .familytree(lastStage: lastStage, keepsCouplesTogether: couplesSideBySide)
         if renderer == .graphviz {
             let prepared = try chart.prepare()
             let graphvizFormat = self.format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())

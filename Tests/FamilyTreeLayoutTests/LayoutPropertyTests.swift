@@ -30,12 +30,20 @@ func layoutViolations(_ layout: Layout, of graph: FamilyGraph) -> [String] {
         let lowerStart = lower.map { layout.direction == .topDown ? layout.boxes[$0].y : layout.boxes[$0].x }.min()!
         if upperEnd > lowerStart + epsilon { broken.append("layers overlap") }
     }
-    // Couples adjacent in their layer.
+    // Couples adjacent in their layer, or drawn apart: both grew up in the tree, and a marriage
+    // line runs from each to the union point between them.
     for (union, partners) in topology.partners.enumerated() where partners.count == 2 {
         let (a, b) = (partners[0], partners[1])
-        if layout.boxes[a].layer != layout.boxes[b].layer || abs(position[a] - position[b]) != 1 {
-            broken.append("partners of \(graph.unions[union].id) are not side by side")
-        }
+        guard layout.boxes[a].layer != layout.boxes[b].layer || abs(position[a] - position[b]) != 1 else { continue }
+        let marriageLines = layout.edges.filter { $0.kind == .partner && $0.to == .union(union) }.map(\.from)
+        let point = layout.unions.first { $0.union == union }!
+        let along = layout.direction == .topDown ? point.x : point.y
+        let centres = [a, b].map { layout.direction == .topDown ? layout.boxes[$0].x + layout.boxes[$0].width / 2 : layout.boxes[$0].y + layout.boxes[$0].height / 2 }
+        let drawnApart = layout.boxes[a].layer == layout.boxes[b].layer
+            && topology.primaryParentUnion[a] >= 0 && topology.primaryParentUnion[b] >= 0
+            && Set(marriageLines) == [.member(a), .member(b)]
+            && along >= centres.min()! - epsilon && along <= centres.max()! + epsilon
+        if !drawnApart { broken.append("partners of \(graph.unions[union].id) are not side by side") }
     }
     // Every child below all its parents.
     for member in graph.members.indices {

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import FamilyTree
+import FamilyTreeGEDCOM
+@testable import FamilyTreeLayout
+import TestSupport
+
+/// A middle child married to someone who grew up in another family of the tree: side by side, one
+/// partner's line from their parents must cross the lines to the other's younger (or elder)
+/// siblings. Such a couple may stand apart, each among their own siblings, joined by a marriage
+/// line, where that removes more crossings than it costs.
+struct CouplesApartTests {
+    /// Founders a1 + a2 with seven children (the fourth, c4, married), founders b1 + b2 with one (d),
+    /// and c4 + d with two children.
+    static func middleChildMarriedIn() throws -> FamilyGraph {
+        var members = ["a1", "a2", "b1", "b2", "d", "k1", "k2"].map { Member(id: $0, firstName: $0.uppercased()) }
+        members += (1...7).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
+        return try FamilyGraph(members: members, unions: [
+            Union(id: "a", partners: ["a1", "a2"], children: (1...7).map { ChildLink("c\($0)") }),
+            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
+            Union(id: "cd", partners: ["c4", "d"], children: [ChildLink("k1"), ChildLink("k2")]),
+        ])
+    }
+
+    static func layout(_ graph: FamilyGraph, together: Bool = false, direction: LayoutDirection = .topDown) -> Layout {
+        var options = LayeredLayout.Options(direction: direction)
+        options.keepsCouplesTogether = together
+        return LayeredLayout(options: options).place(graph)
+    }
+
+    @Test func aMiddleChildsCoupleStandsApartWhereThatCrossesLess() throws {
+        let graph = try Self.middleChildMarriedIn()
+        let index = { (id: String) in graph.members.firstIndex { $0.id == id }! }
+        let couple = graph.unions.firstIndex { $0.id == "cd" }!
+        let together = Self.layout(graph, together: true)
+        let apart = Self.layout(graph)
+        let (togetherMetrics, apartMetrics) = (LayoutMetrics.measure(together, of: graph), LayoutMetrics.measure(apart, of: graph))
+        // Side by side, d's line crosses three of c4's brothers' and sisters' lines; apart, none.
+        #expect(togetherMetrics.crossings == 3)
+        #expect(togetherMetrics.coupleAdjacencyPercent == 100)
+        #expect(apartMetrics.crossings == 0)
+        // The marriage line: one from each partner to the union point, which stands between them.
+        let marriageLines = apart.edges.filter { $0.kind == .partner && $0.to == .union(couple) }.map(\.from)
+        #expect(Set(marriageLines) == [.member(index("c4")), .member(index("d"))])
+        let point = apart.unions.first { $0.union == couple }!
+        let centres = ["c4", "d"].map { apart.boxes[index($0)].x + apart.boxes[index($0)].width / 2 }
+        #expect(point.x >= centres.min()! && point.x <= centres.max()!)
+        // c4 still stands among the siblings in birth order, d beside none of them.
+        let row = apart.layers[apart.boxes[index("c4")].layer]
+        let siblings = row.filter { graph.members[$0].id.hasPrefix("c") }.map { graph.members[$0].id }
+        #expect(siblings == (1...7).map { "c\($0)" })
+        #expect(layoutViolations(apart, of: graph).isEmpty, "\(layoutViolations(apart, of: graph))")
+        #expect(linesThroughBoxes(apart).isEmpty)
+        #expect(LineSeparation.measure(apart) == LineSeparation(closePairs: 0, overlappingPairs: 0))
+        #expect(Self.layout(graph) == apart, "deterministic")
+    }
+
+    @Test func bothDirectionsKeepEveryPromise() throws {
+        let graph = try Self.middleChildMarriedIn()
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = Self.layout(graph, direction: direction)
+            #expect(layoutViolations(layout, of: graph).isEmpty, "\(direction): \(layoutViolations(layout, of: graph))")
+            #expect(linesThroughBoxes(layout).isEmpty, "\(direction)")
+            #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction)")
+        }
+    }
+
+    /// An eldest child married to an only child whose family stands beside theirs: side by side
+    /// crosses nothing, so nothing is drawn apart.
+    @Test func aCoupleThatCrossesNothingStaysSideBySide() throws {
+        var members = ["a1", "a2", "b1", "b2", "d", "k"].map { Member(id: $0, firstName: $0.uppercased()) }
+        members += (1...3).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
+        let graph = try FamilyGraph(members: members, unions: [
+            Union(id: "a", partners: ["a1", "a2"], children: [ChildLink("c1"), ChildLink("c2"), ChildLink("c3")]),
+            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
+            Union(id: "cd", partners: ["c1", "d"], children: [ChildLink("k")]),
+        ])
+        let metrics = LayoutMetrics.measure(Self.layout(graph), of: graph)
+        #expect(metrics.coupleAdjacencyPercent == 100)
+        #expect(metrics.crossings == 0)
+    }
+
+    /// Real trees: fewer crossings than with every couple side by side, few couples apart, no
+    /// line through a box and none beside another family's.
+    @Test(.requiresSharedData("gedcom-samples/kennedy.ged"), arguments: ["gedcom-samples/kennedy.ged", "gedcom-samples/EnglishTudorRoyalFamily.ged"])
+    func realTreesCrossLessWithFewCouplesApart(path: String) throws {
+        let imported = try GEDCOMImport(bytes: Array(try Data(contentsOf: TestPaths.shared(path))))
+        let graph = try FamilyGraph(document: imported.document.hidingRemovedMembers())
+        let (together, apart) = (Self.layout(graph, together: true), Self.layout(graph))
+        let (before, after) = (LayoutMetrics.measure(together, of: graph), LayoutMetrics.measure(apart, of: graph))
+        #expect(after.crossings < before.crossings, "\(path): \(after.crossings) against \(before.crossings)")
+        #expect(after.coupleAdjacencyPercent >= before.coupleAdjacencyPercent - 3, "\(path)")
+        #expect(linesThroughBoxes(apart).isEmpty, "\(path)")
+        #expect(LineSeparation.measure(apart) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(path)")
+    }
+}

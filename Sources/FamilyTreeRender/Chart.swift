@@ -165,8 +165,11 @@ public struct Chart: Sendable {
             graph = lines
         }
         graph = try photos(in: graph)
+        var labeler = Labeler(format: label, today: today, relations: relations)
+        // The person the chart is about is outlined: their name is never cut.
+        if let focusID { labeler.unabridged = [focusID] }
         return Prepared(
-            graph: graph, labeler: Labeler(format: label, today: today, relations: relations),
+            graph: graph, labeler: labeler,
             highlighted: format == .html ? nil : focusID, openOn: format == .html ? focusID : nil
         )
     }

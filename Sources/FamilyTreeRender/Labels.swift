@@ -25,6 +25,9 @@ public struct Labeler: Sendable {
     public var today: Int?
     /// Each member's relationship to the home person, by member id; required for `.relation`.
     public var relations: [Member.ID: String]
+    /// Members whose names are never cut (the outlined person): wrapped onto as many lines as
+    /// they need, up to `unabridgedNameLines`.
+    public var unabridged: Set<Member.ID> = []
 
     /// The widest a box may grow; a longer name wraps, a longer detail is shortened with an ellipsis.
     public static let maximumWidth = 260.0
@@ -51,6 +54,9 @@ public struct Labeler: Sendable {
 
     /// The most lines a name wraps onto; only a name longer still is cut, with an ellipsis.
     public static let maximumNameLines = 3
+    /// The most lines an unabridged name wraps onto: every real name fits (about 600 letters); a
+    /// name longer still is hostile input, and a box must stay a box.
+    public static let unabridgedNameLines = 24
 
     /// What a member's box says: the name, wrapped onto as many lines as it needs (up to
     /// `maximumNameLines`), then the details, each shortened to fit the maximum width.
@@ -87,13 +93,14 @@ public struct Labeler: Sendable {
         case .nameOccupation:
             raw = [name, member.lifeSpan, EventWording.occupation(of: member) ?? ""].filter { !$0.isEmpty }
         }
-        return BoxText(name: Labeler.wrapped(raw[0], fontSize: 13), details: raw.dropFirst().map { Labeler.shortened($0, fontSize: 11) })
+        let nameLines = unabridged.contains(member.id) ? Labeler.unabridgedNameLines : Labeler.maximumNameLines
+        return BoxText(name: Labeler.wrapped(raw[0], fontSize: 13, maximumLines: nameLines), details: raw.dropFirst().map { Labeler.shortened($0, fontSize: 11) })
     }
 
     /// `text` on lines no wider than `limit`, broken between words (inside a word only when the
-    /// word alone is wider), at most `maximumNameLines` of them, the last shortened if the rest
+    /// word alone is wider), at most `maximumLines` of them, the last shortened if the rest
     /// still does not fit.
-    static func wrapped(_ text: String, fontSize: Double, limit: Double = maximumWidth - 24) -> [String] {
+    static func wrapped(_ text: String, fontSize: Double, limit: Double = maximumWidth - 24, maximumLines: Int = maximumNameLines) -> [String] {
         // One or two names per line in a box is the point: whitespace inside a name (a newline, a
         // tab) reads as one space.
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -102,7 +109,7 @@ public struct Labeler: Sendable {
         var lines: [String] = []
         var current = ""
         var remaining = words[...]
-        while let word = remaining.first, lines.count < maximumNameLines - 1 {
+        while let word = remaining.first, lines.count < maximumLines - 1 {
             let candidate = current.isEmpty ? word : current + " " + word
             if textWidth(candidate, fontSize: fontSize) <= limit {
                 current = candidate

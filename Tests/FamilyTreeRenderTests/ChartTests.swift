@@ -69,6 +69,36 @@ import Testing
         #expect(throws: ChartError.unknownMember("nobody")) { try chart.prepare() }
     }
 
+    /// The person a chart is drawn around is outlined and their name is never cut, however long;
+    /// everyone else's name is cut after three lines.
+    @Test func theOutlinedPersonsNameIsNeverCut() throws {
+        let longName = Array(repeating: "Bartholomew", count: 20).joined(separator: " ")
+        var graph = try Self.family()
+        var members = graph.members
+        members[4].firstName = longName
+        members[5].firstName = longName
+        graph = try FamilyGraph(document: TreeDocument(members: members, unions: graph.unions))
+        var chart = Chart(graph: graph, format: .svg, today: Self.today)
+        chart.extent = .around("tochter", generations: 1, siblings: true)
+        let prepared = try chart.prepare()
+        let outlined = prepared.labeler.text(for: prepared.graph.member("tochter")!).name
+        #expect(outlined.count > Labeler.maximumNameLines)
+        #expect(outlined.joined(separator: " ") == longName + " Berg", "every word kept")
+        let other = prepared.labeler.text(for: prepared.graph.member("sohn")!).name
+        #expect(other.count == Labeler.maximumNameLines && other.last!.hasSuffix("…"))
+        // The box grows with the name, and the SVG has every line of it.
+        let svg = try text(chart)
+        for line in outlined { #expect(svg.contains(">\(line)</text>"), "\(line)") }
+        let layout = try chart.drawing().layout!
+        let box = layout.boxes[prepared.graph.index(of: "tochter")!]
+        #expect(box.height == 48 + 16 * Double(outlined.count - 1), "the name's lines and the years")
+        // Hostile input stays a box: a name of 10,000 words stops at `unabridgedNameLines`.
+        var labeler = Labeler()
+        labeler.unabridged = ["x"]
+        let endless = labeler.text(for: Member(id: "x", firstName: String(repeating: "Bart ", count: 10_000))).name
+        #expect(endless.count == Labeler.unabridgedNameLines && endless.last!.hasSuffix("…"))
+    }
+
     /// Hidden people keep their places: the chart's marks and relation labels follow them under
     /// their new ids, and a relationship to a hidden person says no sex.
     @Test func privacyKeepsMarksAndLabelsAndHidesSex() throws {

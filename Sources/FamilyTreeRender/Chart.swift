@@ -146,7 +146,8 @@ public struct Chart: Sendable {
         if let privacy {
             graph = graph.privatizingLiving(privacy.rule.living(in: graph, today: today), names: privacy.names).graph
         }
-        let relations = homeIndex.map { Labeler.relations(to: $0, in: graph) } ?? [:]
+        // Read in the whole tree, for the people drawn only (a relationship chart's few).
+        let published = graph
         let focusID = focusIndex.map { graph.members[$0].id }
         switch extent {
         case .whole: break
@@ -165,6 +166,8 @@ public struct Chart: Sendable {
             graph = lines
         }
         graph = try photos(in: graph)
+        let drawn = graph.members.count == published.members.count ? nil : graph.members.map(\.id)
+        let relations = homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn) } ?? [:]
         var labeler = Labeler(format: label, today: today, relations: relations)
         // The person the chart is about is outlined: their name is never cut.
         if let focusID { labeler.unabridged = [focusID] }

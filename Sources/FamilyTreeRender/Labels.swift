@@ -41,10 +41,12 @@ public struct Labeler: Sendable {
         self.relations = relations
     }
 
-    /// Labels naming each member's relationship to `home` (the closest one, capitalised: "Aunt").
-    public static func relations(to home: Int, in graph: FamilyGraph) -> [Member.ID: String] {
+    /// Labels naming each member's relationship to `home` (the closest one, capitalised: "Aunt");
+    /// of the members with the ids in `only` when given (the people a chart draws), else of everyone.
+    public static func relations(to home: Int, in graph: FamilyGraph, only: [Member.ID]? = nil) -> [Member.ID: String] {
+        let members = only.map { $0.compactMap(graph.index(of:)) } ?? Array(graph.members.indices)
         var result: [Member.ID: String] = [:]
-        for (index, found) in RelationshipCalculator(graph).relationshipsToEveryone(from: home).enumerated() {
+        for (index, found) in zip(members, RelationshipCalculator(graph).relationships(from: home, toEach: members)) {
             guard let closest = found.first else { continue }
             let words = index == home ? "Home person" : closest.english
             result[graph.members[index].id] = words.prefix(1).uppercased() + words.dropFirst()

@@ -20,6 +20,11 @@ actor FairShare {
         return try await body()
     }
 
+    /// How many of `user`'s requests run and how many wait (for tests, and a status page).
+    func load(of user: String) -> (running: Int, waiting: Int) {
+        (running[user, default: 0], waiting[user, default: []].count)
+    }
+
     private func enter(_ user: String) async throws {
         if running[user, default: 0] < perUser {
             running[user, default: 0] += 1

@@ -41,11 +41,20 @@ import Testing
 
         // Beyond the queue, a user's request is refused rather than held.
         let small = FairShare(perUser: 1, queue: 1)
-        let holding = Task { try await small.run(for: "alice") { try await Task.sleep(for: .milliseconds(300)) } }
-        try await Task.sleep(for: .milliseconds(30))
+        // (Waiting for each state rather than sleeping a fixed time: a busy machine starts tasks late.)
+        func until(_ state: (running: Int, waiting: Int)) async throws {
+            for _ in 0..<500 {
+                if await small.load(of: "alice") == state { return }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let release = AsyncStream<Void>.makeStream()
+        let holding = Task { try await small.run(for: "alice") { for await _ in release.stream {} } }
+        try await until((1, 0))
         let waiting = Task { try await small.run(for: "alice") {} }
-        try await Task.sleep(for: .milliseconds(30))
+        try await until((1, 1))
         await #expect(throws: APIFailure.self) { try await small.run(for: "alice") {} }
+        release.continuation.finish()
         try await holding.value
         try await waiting.value
     }

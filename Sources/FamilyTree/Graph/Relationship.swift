@@ -119,8 +119,14 @@ public struct RelationshipCalculator: Sendable {
 
     /// Every member's relationships to A, by member position: A's ancestry is read once.
     public func relationshipsToEveryone(from a: Int) -> [[Relationship]] {
+        relationships(from: a, toEach: Array(graph.members.indices))
+    }
+
+    /// The relationships to A of each of `members` (positions), in their order: A's ancestry is
+    /// read once, and only these members are related to it (a chart's few people in a big tree).
+    public func relationships(from a: Int, toEach members: [Int]) -> [[Relationship]] {
         let ancestry = Ancestry(of: a, in: self)
-        return graph.members.indices.map { relationships(from: ancestry, to: $0) }
+        return members.map { relationships(from: ancestry, to: $0) }
     }
 
     /// One member's ancestry by generation, and the generations each ancestor stands at.

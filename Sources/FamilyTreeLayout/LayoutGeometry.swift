@@ -62,12 +62,32 @@ struct LayoutGeometry {
         var unionAlongs = topology.partners.indices.map { placement.unionAlong($0) + alongShift }
         // A parent of several families with no other parent known would drop all their lines from
         // one point: they leave the box a step apart instead.
-        var loneUnions: [Int: [Int]] = [:]
-        for (union, partners) in topology.partners.enumerated() where partners.count == 1 { loneUnions[partners[0], default: []].append(union) }
-        for (parent, unions) in loneUnions where unions.count > 1 {
-            let room = max(0, alongSize[parent] / 2 - 2)
+        // So do a person's marriage lines to partners not beside them (each to its own union point).
+        var dropsOfMember: [Int: [Int]] = [:]
+        for (union, partners) in topology.partners.enumerated() {
+            if partners.count == 1 {
+                dropsOfMember[partners[0], default: []].append(union)
+            } else if partners.count == 2, layerOf[partners[0]] == layerOf[partners[1]], !placement.partnersAreAdjacent(union) {
+                for partner in partners { dropsOfMember[partner, default: []].append(union) }
+            }
+        }
+        // Where each partner's marriage line leaves their box, by union and partner. Where the box
+        // has no room for them all a step apart (a king with six wives, generations left to right),
+        // the marriage lines leave from the middle as one trunk, branching at their rows.
+        var marriageDrop: [Int: [Int: Double]] = [:]
+        for (member, var unions) in dropsOfMember {
+            let room = max(0, alongSize[member] / 2 - 2)
+            if Double(unions.count - 1) * BusRoom.step > 2 * room {
+                for union in unions where topology.partners[union].count == 2 { marriageDrop[union, default: [:]][member] = centre(member) }
+                unions.removeAll { topology.partners[$0].count == 2 }
+            }
             for (index, union) in unions.enumerated() {
-                unionAlongs[union] += max(-room, min(room, (Double(index) - Double(unions.count - 1) / 2) * BusRoom.step))
+                let offset = unions.count > 1 ? max(-room, min(room, (Double(index) - Double(unions.count - 1) / 2) * BusRoom.step)) : 0
+                if topology.partners[union].count == 1 {
+                    unionAlongs[union] += offset
+                } else {
+                    marriageDrop[union, default: [:]][member] = centre(member) + offset
+                }
             }
         }
         let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
@@ -76,10 +96,14 @@ struct LayoutGeometry {
         let lines = ChildLines(graph: graph, placement: placement, chains: chains, options: options, layerOf: layerOf,
                                alongs: alongs, alongShift: alongShift, unionAlongs: unionAlongs, unionLayers: unionLayers, memberLayers: memberLayers)
 
+        let marriageRows = MarriageRows(graph: graph, layerOf: layerOf, layerCount: layerCount, unionAlongs: unionAlongs, drops: marriageDrop)
+
         // Across: each layer as deep as its deepest box, each gap tall enough for its tracks.
         var layerDepth = Array(repeating: 0.0, count: layerCount)
         for member in graph.members.indices { layerDepth[layerOf[member]] = max(layerDepth[layerOf[member]], placement.acrossSize[member]) }
-        let rooms = (0..<layerCount).map { BusRoom(tracks: lines.tracksAbove(layer: $0), generationGap: gap) }
+        let rooms = (0..<layerCount).map {
+            BusRoom(tracks: lines.tracksAbove(layer: $0), generationGap: gap, unionRows: $0 > 0 ? marriageRows.rowsBelow(layer: $0 - 1) : 1)
+        }
         var layerTop: [Double] = []
         var across = options.margin + max(0, rooms.first.map { $0.height - gap } ?? 0)
         for (layer, depth) in layerDepth.enumerated() {
@@ -125,7 +149,7 @@ struct LayoutGeometry {
             // Every union of a layer stands on one row a quarter of the gap below the layer, so
             // its lines to children all start one generation gap above them.
             let partnersLayer = unionLayers[union]
-            let unionRow = layerTop[partnersLayer] + layerDepth[partnersLayer] + gap / 4
+            let unionRow = layerTop[partnersLayer] + layerDepth[partnersLayer] + gap / 4 + Double(marriageRows.row(of: union)) * BusRoom.step
             var unionAcross = unionRow
             var marker: Point?
             let lineStart: Double
@@ -142,8 +166,9 @@ struct LayoutGeometry {
             } else {
                 lineStart = unionRow
                 for partner in ordered {
+                    let drop = marriageDrop[union]?[partner] ?? centre(partner)
                     edges.append(Layout.Edge(kind: .partner, from: .member(partner), to: .union(union), points: [
-                        point(centre(partner), bottom(partner)), point(centre(partner), unionRow), point(unionAlong, unionRow),
+                        point(drop, bottom(partner)), point(drop, unionRow), point(unionAlong, unionRow),
                     ]))
                 }
             }
@@ -194,11 +219,12 @@ struct BusRoom {
 
     static let step = LineSeparation.minimumGap
 
-    init(tracks: Int, generationGap gap: Double) {
+    init(tracks: Int, generationGap gap: Double, unionRows: Int = 1) {
         self.tracks = tracks
         let band = Double(max(0, tracks - 1)) * Self.step
-        // Below the union row and above the boxes by a step each.
-        let highest = gap / 4 + Self.step
+        // Below the union rows (the first a quarter gap down, each next a step below it) and above
+        // the boxes by a step each.
+        let highest = gap / 4 + Double(max(1, unionRows) - 1) * Self.step + Self.step
         let clearanceBelow = Self.step
         height = max(gap, highest + band + clearanceBelow)
         // A single track (most gaps) runs a little below the middle, where it always has.
@@ -208,6 +234,42 @@ struct BusRoom {
     }
 
     func offset(ofTrack track: Int) -> Double { firstTrack + Double(track) * Self.step }
+}
+
+/// The rows the marriage lines of partners who do not stand side by side run along, under their
+/// layer: the union row, and where two such lines would overlap, the later takes the next row down,
+/// a step apart (a person between several spouses, a couple drawn apart), so no two run on top of
+/// each other.
+struct MarriageRows {
+    private var rowOfUnion: [Int: Int] = [:]
+    private var rowsOfLayer: [Int]
+
+    /// `drops`: for each union whose partners stand apart in one layer, where each partner's line
+    /// leaves their box.
+    init(graph: FamilyGraph, layerOf: [Int], layerCount: Int, unionAlongs: [Double], drops: [Int: [Int: Double]]) {
+        rowsOfLayer = Array(repeating: 1, count: layerCount)
+        var spansOfLayer: [Int: [(low: Double, high: Double, union: Int)]] = [:]
+        for (union, ofPartner) in drops {
+            let ends = Array(ofPartner.values) + [unionAlongs[union]]
+            spansOfLayer[layerOf[graph.topology.partners[union][0]], default: []].append((ends.min()!, ends.max()!, union))
+        }
+        for (layer, spans) in spansOfLayer {
+            // Greedy colouring of intervals, left to right: the first row free by a step.
+            var rowEnds: [Double] = []
+            for span in spans.sorted(by: { ($0.low, $0.union) < ($1.low, $1.union) }) {
+                let row = rowEnds.firstIndex { $0 + BusRoom.step <= span.low } ?? rowEnds.count
+                if row == rowEnds.count { rowEnds.append(span.high) } else { rowEnds[row] = span.high }
+                rowOfUnion[span.union] = row
+            }
+            rowsOfLayer[layer] = max(1, rowEnds.count)
+        }
+    }
+
+    /// The row of a union's lines under its layer: 0 is the union row.
+    func row(of union: Int) -> Int { rowOfUnion[union] ?? 0 }
+
+    /// How many rows the layer's unions use under it.
+    func rowsBelow(layer: Int) -> Int { rowsOfLayer[layer] }
 }
 
 /// The lines from unions (and cross-bloodline parents) to children, along the layers: where each

@@ -1,15 +1,19 @@
 /// How well a reader can tell one family's child lines from another's.
 ///
-/// Child lines (union to child, other parent to child, cross-bloodline) are drawn as straight
-/// segments along and across the layers. Two segments of **different** families that run side by
-/// side (parallel, their extents overlapping by more than a point) are *close* when they lie less
-/// than `minimumGap` apart, and *on top of each other* when they lie on one line. A family's own
-/// lines may share a segment: they are one bus (a union's lines to its children, or one parent's
-/// cross-bloodline lines).
+/// Child lines (union to child, other parent to child, cross-bloodline) and the marriage lines of
+/// partners who do not stand side by side are drawn as straight segments along and across the
+/// layers. Two segments of **different** families that run side by side (parallel, their extents
+/// overlapping by more than a point) are *close* when they lie less than `minimumGap` apart, and
+/// *on top of each other* when they lie on one line. A family's own lines may share a segment:
+/// they are one bus (a union's lines to its children, one parent's cross-bloodline lines, one
+/// person's marriage lines).
 public struct LineSeparation: Sendable, Hashable {
     /// The least distance at which a reader still tells two parallel lines apart: a quarter of a
     /// box's height.
     public static let minimumGap = 12.0
+    /// Family numbers of a person's marriage lines, below every union's (0 up) and every
+    /// cross-bloodline parent's (-1 down).
+    private static let marriageFamilies = -(1 << 40)
 
     /// Pairs of different families' parallel segments closer than the minimum gap but not on top.
     public var closePairs: Int
@@ -26,6 +30,10 @@ public struct LineSeparation: Sendable, Hashable {
             case (.child, .union(let union)), (.otherParent, .union(let union)): family = union
             // One parent's cross-bloodline lines are that parent's family: they may share a start.
             case (.crossBloodline, .member(let parent)): family = -1 - parent
+            // A marriage line of partners not side by side is its partner's: one person's marriage
+            // lines may leave their box as one trunk (a line along the row ends at the union point,
+            // so two partners' lines meet there and never overlap).
+            case (.partner, .member(let partner)): guard case .union = edge.to else { continue }; family = Self.marriageFamilies - partner
             default: continue
             }
             for (start, end) in zip(edge.points, edge.points.dropFirst()) {

@@ -21,7 +21,7 @@ struct StatsCommand: AsyncParsableCommand {
         discussion: """
         Crossings between adjacent layers (exact, by inversion counting), total edge length, width and \
         height, couple adjacency, birth order, overlaps, long edges; measured the same way for our layout and \
-        for other engines' drawings. For our layout also the child lines of different families that run side \
+        for other engines' drawings. For our layout also the child and marriage lines of different families that run side \
         by side less than 12 units apart ("close line pairs") or on top of each other ("lines on top"). \
         --engine dot runs Graphviz dot on the same graph for a side-by-side look.
 

@@ -80,6 +80,37 @@ struct CouplesApartTests {
         #expect(metrics.crossings == 0)
     }
 
+    /// A king with five wives: at most two stand beside him, and the marriage lines to the others
+    /// each take a row of their own under the layer, never along one another, leaving his box a
+    /// step apart where it has room, as one trunk where it has not (left to right).
+    @Test func marriageLinesToPartnersNotBesideEachRunOnARowOfTheirOwn() throws {
+        let wives = (1...5).map { "w\($0)" }
+        let members = [Member(id: "king", firstName: "King")] + wives.map { Member(id: $0, firstName: $0.uppercased()) }
+            + wives.map { Member(id: "c\($0)", firstName: "Child of \($0)") }
+        let graph = try FamilyGraph(members: members, unions: wives.map { Union(id: "u\($0)", partners: ["king", $0], children: [ChildLink("c\($0)")]) })
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = Self.layout(graph, direction: direction)
+            let marriageLines = layout.edges.filter { edge in
+                guard edge.kind == .partner, case .union = edge.to else { return false }
+                return true
+            }
+            #expect(marriageLines.count >= 6, "\(direction): three wives or more not beside him, two lines each")
+            // The run along each line's row: no two of different unions on one row overlap.
+            let rows = marriageLines.map { edge -> (union: Layout.Endpoint, across: Double, low: Double, high: Double) in
+                let (a, b) = (edge.points[1], edge.points[2])
+                return direction == .topDown ? (edge.to, a.y, min(a.x, b.x), max(a.x, b.x)) : (edge.to, a.x, min(a.y, b.y), max(a.y, b.y))
+            }
+            for (index, one) in rows.enumerated() {
+                for other in rows.dropFirst(index + 1) where other.union != one.union && abs(other.across - one.across) < LineSeparation.minimumGap {
+                    #expect(min(one.high, other.high) <= max(one.low, other.low) + 0.001, "\(direction): \(one) and \(other) run along one another")
+                }
+            }
+            #expect(Set(rows.map(\.across)).count >= 2, "\(direction): the lines take rows of their own")
+            #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction)")
+            #expect(linesThroughBoxes(layout).isEmpty, "\(direction)")
+        }
+    }
+
     /// Real trees: fewer crossings than with every couple side by side, few couples apart, no
     /// line through a box and none beside another family's.
     @Test(.requiresSharedData("gedcom-samples/kennedy.ged"), arguments: ["gedcom-samples/kennedy.ged", "gedcom-samples/EnglishTudorRoyalFamily.ged"])

@@ -62,9 +62,10 @@ struct Arrangement {
     let host: StartingOrder.Host
     /// The chosen host of each unit, -1 where `host` rules (an array: looked up for every child visited).
     private(set) var hostOfUnit: [Int]
-    /// Couples drawn apart (unions, ascending): each partner stands among their own siblings and a
-    /// marriage line joins them (see `init(drawingApart:from:)`, `StartingOrderSearch.couplesToDrawApart`).
-    private(set) var apartUnions: [Int] = []
+    /// The couples this order decided to draw apart (unions, ascending): each partner stands among
+    /// their own siblings and a marriage line joins them (see `init(drawingApart:from:)`). A couple
+    /// married twice is one decision; `unionsApart()` lists every union that ends up apart.
+    private(set) var couplesDrawnApart: [Int] = []
 
     /// What every starting order shares: the units, their members in partnership order, their
     /// layers, the sibling-order constraints and the layer sizes. Made once per layout.
@@ -135,7 +136,7 @@ struct Arrangement {
         unitOfNode[second] = apartUnit
         nodeLayers = OrderingLayers(layerOfNode: previous.nodeLayers.layerOfNode, unitOfNode: unitOfNode, layerCount: previous.nodeLayers.layerCount)
         unitOfMember = unitOfNode
-        apartUnions = (previous.apartUnions + [union]).sorted()
+        couplesDrawnApart = (previous.couplesDrawnApart + [union]).sorted()
         hostOfUnit = previous.hostOfUnit + [-1]
         // The second partner leaves the couple's members and is listed last, as the new unit.
         var memberList = previous.unitMemberList
@@ -361,14 +362,24 @@ struct Arrangement {
         layers[layer] = result
     }
 
+    /// The unions whose two partners stand in one layer but in two units: couples drawn apart (a
+    /// couple married twice, both marriages), and partnerships unfused by the ranking that still
+    /// share a layer. Derived from the units, so no list can fall out of step with them.
+    func unionsApart() -> [Int] {
+        (0..<compact.unionCount).filter { union in
+            let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
+            return second >= 0 && unitOfMember[first] != unitOfMember[second]
+                && nodeLayers.layerOfNode[first] == nodeLayers.layerOfNode[second]
+        }
+    }
+
     /// Lines crossed by the marriage lines of couples drawn apart: each runs along the union row
     /// under the boxes between the partners, across every line leaving a union point there and
     /// every long line passing that layer. Crossings between layers do not count these.
     func marriageLineCrossings() -> Int {
         var crossed = 0
-        for union in apartUnions {
+        for union in unionsApart() {
             let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
-            guard second >= 0, unitOfMember[first] != unitOfMember[second] else { continue }
             let layer = nodeLayers.layerOfNode[first]
             let (low, high) = (min(slot[first], slot[second]), max(slot[first], slot[second]))
             var counted: Set<Int> = []

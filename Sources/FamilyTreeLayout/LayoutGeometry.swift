@@ -12,22 +12,42 @@ struct LayoutGeometry {
     /// were shortest); it moves, within that reach, to the nearest place a step or more from every
     /// other union's point and every long line passing its layer, so its lines never run down
     /// beside another family's.
-    private func keepApartUnionsClear(_ unionAlongs: inout [Double], unionLayers: [Int], centre: (Int) -> Double) {
+    private func keepApartUnionsClear(_ unionAlongs: inout [Double], unionLayers: [Int], marriageDrops: [Int: [Int: Double]], centre: (Int) -> Double) {
         let topology = graph.topology
-        let apart = placement.arrangement.apartUnions.filter(placement.partnersAreApart)
+        let apart = placement.unionsApart
         guard !apart.isEmpty else { return }
         let isApart = Set(apart)
+        // What is in the way, per layer, sorted along: other unions' points, and the placeholders
+        // where long lines pass the layer (and run on down beside the union's drop).
         var othersOfLayer: [Int: [Double]] = [:]
         for union in topology.partners.indices where !isApart.contains(union) { othersOfLayer[unionLayers[union], default: []].append(unionAlongs[union]) }
-        // Long lines pass a layer at their placeholders, and run on down beside the union's drop.
         let layerOf = placement.arrangement.nodeLayers.layerOfNode
         for node in graph.members.count..<layerOf.count { othersOfLayer[layerOf[node], default: []].append(centre(node)) }
+        // Other marriages' lines coming down from their partners' boxes (a union's own may run on
+        // straight into its drop: they meet, they do not run beside each other).
+        for (union, drops) in marriageDrops { othersOfLayer[unionLayers[union], default: []] += drops.values }
+        for layer in othersOfLayer.keys { othersOfLayer[layer]!.sort() }
         let step = LineSeparation.minimumGap
         for union in apart {
             let partners = topology.partners[union].map(centre)
             let (low, high) = (partners.min()!, partners.max()!)
-            let others = othersOfLayer[unionLayers[union], default: []]
-            func isClear(_ along: Double) -> Bool { others.allSatisfy { abs($0 - along) >= step } }
+            var others = othersOfLayer[unionLayers[union], default: []]
+            for own in marriageDrops[union].map({ Array($0.values) }) ?? [] {
+                if let index = others.firstIndex(of: own) { others.remove(at: index) }
+            }
+            /// The first of `others` at or beyond `along - step`, found by halving.
+            func firstNear(_ along: Double) -> Int {
+                var (lower, upper) = (0, others.count)
+                while lower < upper {
+                    let middle = (lower + upper) / 2
+                    if others[middle] <= along - step { lower = middle + 1 } else { upper = middle }
+                }
+                return lower
+            }
+            func isClear(_ along: Double) -> Bool {
+                let index = firstNear(along)
+                return index == others.count || others[index] >= along + step
+            }
             let solved = unionAlongs[union]
             let reach = Int(((high - low) / step).rounded(.up))
             var candidates = [solved]
@@ -37,7 +57,10 @@ struct LayoutGeometry {
             }
             candidates += [low, high]
             if let clear = candidates.first(where: { $0 >= low && $0 <= high && isClear($0) }) { unionAlongs[union] = clear }
-            othersOfLayer[unionLayers[union], default: []].append(unionAlongs[union])
+            let placed = unionAlongs[union]
+            var layerOthers = othersOfLayer[unionLayers[union], default: []]
+            layerOthers.insert(placed, at: layerOthers.firstIndex { $0 >= placed } ?? layerOthers.count)
+            othersOfLayer[unionLayers[union]] = layerOthers
         }
     }
 
@@ -71,6 +94,18 @@ struct LayoutGeometry {
                 for partner in partners { dropsOfMember[partner, default: []].append(union) }
             }
         }
+        // A couple married more than once, side by side: each marriage's lines leave the line
+        // between them a step apart, not all from its middle.
+        var marriagesOfCouple: [[Int]: [Int]] = [:]
+        for (union, partners) in topology.partners.enumerated() where partners.count == 2 && placement.partnersAreAdjacent(union) {
+            marriagesOfCouple[partners.sorted(), default: []].append(union)
+        }
+        for unions in marriagesOfCouple.values where unions.count > 1 {
+            let room = max(0, options.partnerSpacing / 2 - 2)
+            for (index, union) in unions.enumerated() {
+                unionAlongs[union] += max(-room, min(room, (Double(index) - Double(unions.count - 1) / 2) * BusRoom.step))
+            }
+        }
         // Where each partner's marriage line leaves their box, by union and partner. Where the box
         // has no room for them all a step apart (a king with six wives, generations left to right),
         // the marriage lines leave from the middle as one trunk, branching at their rows.
@@ -91,7 +126,7 @@ struct LayoutGeometry {
             }
         }
         let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
-        keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, centre: centre)
+        keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, marriageDrops: marriageDrop, centre: centre)
         let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
         let lines = ChildLines(graph: graph, placement: placement, chains: chains, options: options, layerOf: layerOf,
                                alongs: alongs, alongShift: alongShift, unionAlongs: unionAlongs, unionLayers: unionLayers, memberLayers: memberLayers)

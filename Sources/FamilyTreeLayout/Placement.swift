@@ -20,6 +20,8 @@ struct Placement {
     /// Where the union point of a couple drawn apart (partners in two units of one layer) stands,
     /// once the shortest-lines solution has put it between them; the partners' midpoint until then.
     var apartUnionAlong: [Int: Double] = [:]
+    /// The unions whose partners stand in one layer but in two units (`Arrangement.unionsApart`).
+    let unionsApart: [Int]
     /// Scratch per unit: the sum and count of the shifts it is asked for in the current pass.
     private var shiftSum: [Double]
     private var shiftCount: [Int]
@@ -27,6 +29,7 @@ struct Placement {
     init(arrangement: Arrangement, sizes: [Size], options: LayeredLayout.Options) {
         self.arrangement = arrangement
         self.options = options
+        unionsApart = arrangement.unionsApart()
         let topDown = options.direction == .topDown
         alongSize = sizes.map { topDown ? $0.width : $0.height }
         acrossSize = sizes.map { topDown ? $0.height : $0.width }
@@ -80,13 +83,6 @@ struct Placement {
         }
         if let along = apartUnionAlong[union] { return along }
         return (centre(of: first) + centre(of: second)) / 2
-    }
-
-    /// Whether the union's two partners stand in one layer but in two units (a couple drawn apart).
-    func partnersAreApart(_ union: Int) -> Bool {
-        let (first, second) = (compact.firstPartner[union], compact.secondPartner[union])
-        return second >= 0 && arrangement.unitOfMember[first] != arrangement.unitOfMember[second]
-            && arrangement.nodeLayers.layerOfNode[first] == arrangement.nodeLayers.layerOfNode[second]
     }
 
     /// The midpoint of the children drawn under a union in `layer` (in every layer when `layer` is -1).

@@ -42,9 +42,8 @@ extension Placement {
         let siblingPairs = options.birthOrderAcrossLayersWeight > 0 ? siblingPairsAcrossLayers() : []
         // A couple drawn apart has a node for its union point, free anywhere between the partners;
         // its lines to the partners cost their length, so the marriage line is kept short too.
-        let apartUnions = arrangement.apartUnions.filter(partnersAreApart)
         // Three more nodes hold the drawing's left and right edges and its width allowance: width costs too.
-        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + apartUnions.count + 3
+        let nodeCount = unitCount + lines.count + crossLines.count + siblingPairs.count + unionsApart.count + 3
         let (leftEdge, rightEdge, allowance) = (nodeCount - 3, nodeCount - 2, nodeCount - 1)
         guard nodeCount <= maximumNodes, unitCount > 1 else { return false }
 
@@ -52,7 +51,7 @@ extension Placement {
         let start = unitStart.map { Int($0.rounded()) }
         let firstApartNode = unitCount + lines.count + crossLines.count + siblingPairs.count
         var nodeOfApartUnion: [Int: Int] = [:]
-        for (index, union) in apartUnions.enumerated() { nodeOfApartUnion[union] = firstApartNode + index }
+        for (index, union) in unionsApart.enumerated() { nodeOfApartUnion[union] = firstApartNode + index }
         func anchor(ofUnion union: Int) -> (unit: Int, offset: Int) {
             if let node = nodeOfApartUnion[union] { return (node, 0) }
             let unit = arrangement.unitOfMember[compact.firstPartner[union]]
@@ -85,7 +84,7 @@ extension Placement {
             ranks[node] = min(ranks[first.unit] + first.offset, ranks[second.unit] + second.offset)
         }
         // The union nodes of couples drawn apart first: lines to children start from them.
-        for union in apartUnions {
+        for union in unionsApart {
             let partners = [compact.firstPartner[union], compact.secondPartner[union]]
             let (left, right) = arrangement.slot[partners[0]] < arrangement.slot[partners[1]] ? (anchor(ofMember: partners[0]), anchor(ofMember: partners[1])) : (anchor(ofMember: partners[1]), anchor(ofMember: partners[0]))
             let node = nodeOfApartUnion[union]!

@@ -167,7 +167,7 @@ struct StartingOrderSearch {
         var trials = Array(Self.couplesToDrawApart(graph, layering: layering).prefix(Self.apartTrials))
         guard !trials.isEmpty else { return }
         @Sendable func cost(_ order: Arrangement) -> Int {
-            order.countCrossings() + order.marriageLineCrossings() + Score.crossingsPerCoupleApart * order.apartUnions.count
+            order.countCrossings() + order.marriageLineCrossings() + Score.crossingsPerCoupleApart * order.couplesDrawnApart.count
         }
         var current = bestOrder
         var currentCost = cost(current)
@@ -189,7 +189,7 @@ struct StartingOrderSearch {
             (current, currentCost) = measured[kept]
             for index in paying where index != kept { trials.insert(unions[index], at: 0) }
         }
-        guard !current.apartUnions.isEmpty else { return }
+        guard !current.couplesDrawnApart.isEmpty else { return }
         place([current], of: [bestStart], slack: .infinity)
     }
 
@@ -229,7 +229,8 @@ struct StartingOrderSearch {
         place(ordered(starts), of: starts, slack: slack)
     }
 
-    /// Places and measures the reduced `orders` of `starts` that cross least, keeping the best.
+    /// Places and measures the reduced `orders` of `starts` that cross least, keeping the best
+    /// (`slack` infinite: every order is placed, however it crosses).
     private mutating func place(_ orders: [Arrangement], of starts: [Arrangement.StartingOrder], slack: Double) {
         let inOrder = orders.map { $0.countCrossings() }
         // The order's own count (lines between neighbouring layers, long lines through their
@@ -244,7 +245,7 @@ struct StartingOrderSearch {
         let measured = Parallel.map(kept.map { orders[$0] }) { order in
             let candidate = layout(order)
             var score = Score(candidate, of: graph)
-            score.couplesApart = order.apartUnions.count
+            score.couplesApart = order.couplesDrawnApart.count
             score.marriageLineCrossings = order.marriageLineCrossings()
             return (candidate, score)
         }
@@ -286,3 +287,4 @@ struct StartingOrderSearch {
         return withParents.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }
+

@@ -55,6 +55,48 @@ struct CouplesApartTests {
         #expect(Self.layout(graph) == apart, "deterministic")
     }
 
+    /// A couple married twice and drawn apart: both marriages are lines from each partner to their
+    /// own union point between them, on rows of their own, and each family's lines stay apart;
+    /// side by side, each marriage's lines leave the line between them a step apart.
+    @Test func aCoupleMarriedTwiceIsDrawnApartBothTimes() throws {
+        var members = ["a1", "a2", "b1", "b2", "d", "k1", "k2"].map { Member(id: $0, firstName: $0.uppercased()) }
+        members += (1...7).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
+        let graph = try FamilyGraph(members: members, unions: [
+            Union(id: "a", partners: ["a1", "a2"], children: (1...7).map { ChildLink("c\($0)") }),
+            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
+            Union(id: "first", partners: ["c4", "d"], children: [ChildLink("k1")]),
+            Union(id: "second", partners: ["c4", "d"], children: [ChildLink("k2")]),
+        ])
+        let index = { (id: String) in graph.members.firstIndex { $0.id == id }! }
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = Self.layout(graph, direction: direction)
+            let along = { (point: Point) in direction == .topDown ? point.x : point.y }
+            let centres = ["c4", "d"].map { id in
+                let box = layout.boxes[index(id)]
+                return direction == .topDown ? box.x + box.width / 2 : box.y + box.height / 2
+            }
+            var rows: [Double] = []
+            for union in ["first", "second"].map({ id in graph.unions.firstIndex { $0.id == id }! }) {
+                let lines = layout.edges.filter { $0.kind == .partner && $0.to == .union(union) }
+                #expect(Set(lines.map(\.from)) == [.member(index("c4")), .member(index("d"))], "\(direction)")
+                let point = layout.unions.first { $0.union == union }!
+                #expect(along(Point(x: point.x, y: point.y)) >= centres.min()! && along(Point(x: point.x, y: point.y)) <= centres.max()!)
+                rows += lines.map { direction == .topDown ? $0.points[1].y : $0.points[1].x }
+            }
+            #expect(Set(rows).count == 2, "\(direction): the two marriages on two rows")
+            // Side by side, each marriage's lines leave the line between them a step apart.
+            let together = Self.layout(graph, together: true, direction: direction)
+            let drops = together.edges.filter { edge in
+                guard case .union(let union) = edge.from else { return false }
+                return ["first", "second"].contains(graph.unions[union].id)
+            }.map { along($0.points[0]) }
+            #expect(Set(drops).count == 2 && abs(drops.max()! - drops.min()!) >= LineSeparation.minimumGap, "\(direction): \(drops)")
+            #expect(LineSeparation.measure(together) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction): together")
+            #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction)")
+            #expect(linesThroughBoxes(layout).isEmpty, "\(direction)")
+        }
+    }
+
     @Test func bothDirectionsKeepEveryPromise() throws {
         let graph = try Self.middleChildMarriedIn()
         for direction in [LayoutDirection.topDown, .leftRight] {

@@ -94,6 +94,35 @@ import TestSupport
         #expect(await scratch.run("render", tree, "--last-stage", "ranking", "--engine", "graphviz") == 2)
     }
 
+    /// A middle child of seven married to an only child: by default the couple stands apart (a
+    /// marriage line from each partner to the union point); `--couples-side-by-side` keeps them
+    /// together (one line between them), and refuses Graphviz, whose layout has no such rule.
+    @Test func couplesSideBySideKeepsEveryCoupleTogether() async throws {
+        let scratch = try Scratch()
+        let children = (1...7).map { "{\"id\": \"c\($0)\", \"firstName\": \"C\($0)\", \"birthday\": \"190\($0)-01-01\"}" }
+        let members = ["a1", "a2", "b1", "b2", "d", "k"].map { "{\"id\": \"\($0)\", \"firstName\": \"\($0.uppercased())\"}" } + children
+        try scratch.write("middle.json", """
+            {"members": [\(members.joined(separator: ", "))],
+             "unions": [{"id": "a", "partners": ["a1", "a2"], "children": ["c1", "c2", "c3", "c4", "c5", "c6", "c7"]},
+              {"id": "b", "partners": ["b1", "b2"], "children": ["d"]}, {"id": "cd", "partners": ["c4", "d"], "children": ["k"]}]}
+            """)
+        let tree = scratch.path("middle.json").path
+        /// Who the partner edges of union `cd` join: members drawn apart each to the union, or one line.
+        func marriageLines(_ file: String) throws -> [String] {
+            let layout = try JSONSerialization.jsonObject(with: Data(try scratch.read(file).utf8)) as! [String: Any]
+            return (layout["edges"] as! [[String: Any]]).compactMap { edge in
+                guard edge["kind"] as? String == "partner", let from = edge["from"] as? [String: String], let to = edge["to"] as? [String: String] else { return nil }
+                if to["union"] == "cd" { return "\(from["member"]!)->cd" }
+                return Set([from["member"], to["member"]]) == ["c4", "d"] ? "c4-d" : nil
+            }.sorted()
+        }
+        #expect(await scratch.run("render", tree, "-o", scratch.path("apart.json").path, "--direction", "top-down") == 0)
+        #expect(try marriageLines("apart.json") == ["c4->cd", "d->cd"])
+        #expect(await scratch.run("render", tree, "-o", scratch.path("together.json").path, "--direction", "top-down", "--couples-side-by-side") == 0)
+        #expect(try marriageLines("together.json") == ["c4-d"])
+        #expect(await scratch.run("render", tree, "--couples-side-by-side", "--engine", "graphviz") == 2)
+    }
+
     @Test func theSVGFitsThePageOrTheWidthAskedFor() async throws {
         let scratch = try Scratch()
         let tree = scratch.path("tree.json").path

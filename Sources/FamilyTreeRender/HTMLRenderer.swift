@@ -189,9 +189,6 @@ public struct HTMLRenderer: Sendable {
                 integer(value)
             }
         }
-        let crossChildren = Set(graph.crossBloodlineConnections.map(\.fromChild))
-        let wording = EventWording(sources: graph.sources)
-        let media = MediaCatalog(graph)
         writer.append("{\"title\":")
         string(title)
         writer.append(",\"direction\":")
@@ -205,27 +202,10 @@ public struct HTMLRenderer: Sendable {
         writer.append(",\"start\":")
         if let start = HTMLRenderer.startingMember(in: graph, layout: layout) { writer.append("\(start)") } else { writer.append("null") }
         writer.append(",\"m\":[")
+        let context = MemberContext(graph)
         for (position, box) in layout.boxes.enumerated() {
-            let member = graph.members[box.member]
             if position > 0 { writer.append(",") }
-            writer.append("[")
-            string(member.id)
-            writer.append(",[")
-            // The name's lines travel as one, broken by newlines; the viewer draws them bold.
-            let text = labeler.text(for: member)
-            let lines = [text.name.joined(separator: "\n")] + text.details
-            for (line, words) in lines.enumerated() {
-                if line > 0 { writer.append(",") }
-                string(words)
-            }
-            writer.append("],")
-            integers(box.x, box.y, box.width, box.height)
-            let sex = switch member.sex { case .male?: 1; case .female?: 2; case .other?: 3; default: 0 }
-            writer.append(",\(sex),\(crossChildren.contains(member.id) ? 1 : 0),")
-            if let color = member.color { string(color) } else { writer.append("null") }
-            writer.append(",")
-            writeCard(member, label: text.name.joined(separator: " "), wording: wording, media: media.media(of: member), into: &writer)
-            writer.append("]")
+            writeMember(box, of: graph, context: context, into: &writer)
             try writer.flushIfFull()
         }
         writer.append("],\"u\":[")
@@ -272,6 +252,64 @@ public struct HTMLRenderer: Sendable {
             writer.append("[\(link.child),\(link.parent)]")
         }
         writer.append("]}")
+    }
+
+    /// The `m` entries `renderData` writes for the members with `ids`, each with its place in
+    /// `m`: all a page showing this layout needs when only those people's cards or labels
+    /// changed (a note, a name that keeps its box's size). Ids not drawn are left out. Throws
+    /// `LayoutMismatch` when `layout` was not made of `graph`.
+    public func renderMemberEntries(_ layout: Layout, of graph: FamilyGraph, ids: some Sequence<String>) throws(LayoutMismatch) -> [(position: Int, entry: String)] {
+        try layout.check(against: graph)
+        var positionOfMember: [Int: Int] = [:]
+        for (position, box) in layout.boxes.enumerated() { positionOfMember[box.member] = position }
+        let context = MemberContext(graph)
+        let positions = Set(ids.compactMap { graph.index(of: $0).flatMap { positionOfMember[$0] } })
+        return positions.sorted().map { position in
+            var writer = ChunkedWriter(CollectedOutput())
+            writeMember(layout.boxes[position], of: graph, context: context, into: &writer)
+            // Collecting in memory cannot fail.
+            try! writer.flush()
+            return (position, writer.output.text)
+        }
+    }
+
+    /// What every member's entry reads from the whole tree.
+    private struct MemberContext {
+        let crossChildren: Set<String>
+        let wording: EventWording
+        let media: MediaCatalog
+
+        init(_ graph: FamilyGraph) {
+            crossChildren = Set(graph.crossBloodlineConnections.map(\.fromChild))
+            wording = EventWording(sources: graph.sources)
+            media = MediaCatalog(graph)
+        }
+    }
+
+    /// One member's `m` entry: `[id, label lines, x, y, width, height, sex, flags, colour, card]`.
+    private func writeMember<Output>(_ box: Layout.MemberBox, of graph: FamilyGraph, context: MemberContext, into writer: inout ChunkedWriter<Output>) {
+        let member = graph.members[box.member]
+        writer.append("[")
+        writer.appendScriptSafeJSON(member.id)
+        writer.append(",[")
+        // The name's lines travel as one, broken by newlines; the viewer draws them bold.
+        let text = labeler.text(for: member)
+        let lines = [text.name.joined(separator: "\n")] + text.details
+        for (line, words) in lines.enumerated() {
+            if line > 0 { writer.append(",") }
+            writer.appendScriptSafeJSON(words)
+        }
+        writer.append("],")
+        for (position, value) in [box.x, box.y, box.width, box.height].enumerated() {
+            if position > 0 { writer.append(",") }
+            writer.appendNumber(value.rounded())
+        }
+        let sex = switch member.sex { case .male?: 1; case .female?: 2; case .other?: 3; default: 0 }
+        writer.append(",\(sex),\(context.crossChildren.contains(member.id) ? 1 : 0),")
+        if let color = member.color { writer.appendScriptSafeJSON(color) } else { writer.append("null") }
+        writer.append(",")
+        writeCard(member, label: text.name.joined(separator: " "), wording: context.wording, media: context.media.media(of: member), into: &writer)
+        writer.append("]")
     }
 
     /// What the card shows beyond the label: `{n: full name (when the label's first line is not

@@ -41,7 +41,7 @@ extension WebApp {
         } catch SyncError.accessDenied {
             throw APIFailure.notFound("this calendar address's owner no longer has a role on the tree")
         }
-        let graph = try Self.graph(of: snapshot.bodies, tree: feed.tree, hidingLiving: try await hidesLiving(from: feed.user, in: feed.tree))
+        let graph = try Self.graph(of: snapshot, tree: feed.tree, hidingLiving: try await hidesLiving(from: feed.user, in: feed.tree))
         var headers = HTTPFields()
         headers[.contentType] = "text/calendar; charset=utf-8"
         headers[.contentDisposition] = "inline; filename=\"\(feed.tree)-birthdays.ics\""

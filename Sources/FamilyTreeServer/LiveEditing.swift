@@ -21,8 +21,8 @@ extension WebApp {
     static let lookEverySeconds = 5.0
 
     func registerLiveEditing(on router: Router<ServerRequestContext>) {
-        router.get("/trees/:tree/chart.json") { _, context in
-            try await chartData(of: try Self.treeID(context))
+        router.get("/trees/:tree/chart.json") { request, context in
+            try await chartData(of: try Self.treeID(context), since: request.uri.queryParameters["since"].flatMap { Int64(String($0)) })
         }
         router.get("/trees/:tree/people/:member") { _, context in
             try await person(context.parameters.get("member") ?? "", in: try Self.treeID(context))
@@ -64,11 +64,18 @@ extension WebApp {
     }
 
     /// `{"sequence": N, "data": …}`: the chart's data (as the page's `#family-tree-data`) at
-    /// change sequence N. Laid out once per version of the tree.
-    func chartData(of tree: String) async throws -> Response {
+    /// change sequence N. Laid out once per version of the tree. For a page showing version
+    /// `since`, when the boxes stand where they stood and only people's records changed,
+    /// `{"sequence": N, "patch": {"from": since, "m": [[position, entry], …]}}` instead: the
+    /// `m` entries of the people that changed (a note saved in a tree of 10,000 is a few hundred
+    /// bytes, not the whole chart again).
+    func chartData(of tree: String, since: Int64? = nil) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
         let hidesLiving = try await hidesLiving(from: caller.user, in: tree)
+        if let since, let patch = try await chartPatch(of: tree, since: since, snapshot: snapshot, hidingLiving: hidesLiving) {
+            return Self.json(#"{"sequence":\#(snapshot.sequence),"patch":\#(patch)}"#)
+        }
         let data = try await chartData(of: tree, snapshot: snapshot, hidingLiving: hidesLiving)
         return Self.json(#"{"sequence":\#(snapshot.sequence),"data":\#(data)}"#)
     }
@@ -78,18 +85,54 @@ extension WebApp {
     func chartData(of tree: String, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> String {
         let today = Self.today, live = live
         let kept = Self.chartKey(of: tree, hidingLiving: hidingLiving)
-        return try await live.chart(of: kept, at: snapshot.sequence, day: today) {
-            let chart = Chart(graph: try Self.graph(of: snapshot.bodies, tree: tree, hidingLiving: hidingLiving), format: .html, today: today)
+        return try await live.chart(of: kept, at: snapshot.sequence, day: today) { [self] in
+            let version = try await chartVersion(of: tree, snapshot: snapshot, hidingLiving: hidingLiving)
+            await live.noteGiven(version, of: kept)
+            guard let layout = version.layout else { return Self.emptyChartData }
+            return try version.renderer.renderData(layout, of: version.prepared.graph)
+        }
+    }
+
+    /// The `patch` that brings a page showing the tree at `since` to `snapshot`'s version, or
+    /// `nil` when the page needs the whole chart: the boxes moved (someone added, a name that no
+    /// longer fits its box, a date that reorders siblings), a family or link changed, the day
+    /// changed, the page's version is not one given lately, or living people are hidden (whose
+    /// hiding reads a person's relatives too).
+    func chartPatch(of tree: String, since: Int64, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> String? {
+        guard !hidingLiving, since <= snapshot.sequence else { return nil }
+        let kept = Self.chartKey(of: tree, hidingLiving: hidingLiving), today = Self.today
+        guard let earlier = await live.given(of: kept, at: since), earlier.day == today else { return nil }
+        var changed: [String] = []
+        for document in snapshot.documents.values where document.sequence > since {
+            guard document.key.collection == .familyTree, !document.isDeleted else { return nil }
+            changed.append(document.key.id)
+        }
+        let version = try await chartVersion(of: tree, snapshot: snapshot, hidingLiving: hidingLiving)
+        guard version.signature == earlier.signature, let layout = version.layout else { return nil }
+        let entries = try version.renderer.renderMemberEntries(layout, of: version.prepared.graph, ids: changed)
+        await live.noteGiven(version, of: kept)
+        return #"{"from":\#(since),"m":[\#(entries.map { "[\($0.position),\($0.entry)]" }.joined(separator: ","))]}"#
+    }
+
+    /// The tree's chart at `snapshot`'s version, prepared and laid out: made once per version
+    /// and day, the layout kept across versions alike in `layoutSignature`.
+    func chartVersion(of tree: String, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> LiveTrees.ChartVersion {
+        let today = Self.today, live = live
+        let kept = Self.chartKey(of: tree, hidingLiving: hidingLiving)
+        return try await live.version(of: kept, at: snapshot.sequence, day: today) {
+            let chart = Chart(graph: try Self.graph(of: snapshot, tree: tree, hidingLiving: hidingLiving), format: .html, today: today)
             let prepared = try chart.prepare()
             let renderer = Self.chartRenderer(for: prepared, tree: tree, today: today)
             let signature = Self.layoutSignature(of: prepared)
+            var version = LiveTrees.ChartVersion(sequence: snapshot.sequence, day: today, signature: signature, prepared: prepared, renderer: renderer)
             if let layout = await live.layout(of: kept, signature: signature) {
-                return try renderer.renderData(layout, of: prepared.graph)
+                version.layout = layout
+            } else if !prepared.graph.members.isEmpty {
+                let layout = try chart.layout(of: prepared)
+                await live.keepLayout(layout, of: kept, signature: signature)
+                version.layout = layout
             }
-            guard !prepared.graph.members.isEmpty else { return Self.emptyChartData }
-            let layout = try chart.layout(of: prepared)
-            await live.keepLayout(layout, of: kept, signature: signature)
-            return try renderer.renderData(layout, of: prepared.graph)
+            return version
         }
     }
 
@@ -101,16 +144,18 @@ extension WebApp {
     /// The chart data of a tree with no one in it yet: an empty chart the viewer opens as any other.
     static let emptyChartData = #"{"title":"","direction":"top-down","width":0,"height":0,"open":null,"m":[],"u":[],"e":[],"legend":[],"c":[]}"#
 
-    /// What the layout of a prepared chart depends on: who is in it in which order, what each box
-    /// says (its size), the order of siblings, and the families and links. Notes, contact details,
-    /// events and the like are on the cards only.
+    /// What the layout of a prepared chart depends on: who is in it in which order, each box's
+    /// size, the order of siblings, and the families and links. What a box says (a name that
+    /// keeps its box's size), notes, contact details, events and the like move nothing.
     static func layoutSignature(of prepared: Chart.Prepared) -> Int {
         var hasher = Hasher()
         let graph = prepared.graph
         hasher.combine(graph.members.count)
         for member in graph.members {
             hasher.combine(member.id)
-            hasher.combine(prepared.labeler.lines(for: member))
+            let size = prepared.labeler.boxSize(for: member)
+            hasher.combine(size.width)
+            hasher.combine(size.height)
             hasher.combine(member.sex)
             hasher.combine(member.siblingOrderDate)
             hasher.combine(member.photo != nil)
@@ -154,7 +199,7 @@ extension WebApp {
     func relation(in tree: String, from: String, to: String) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
-        let graph = try Self.graph(of: snapshot.bodies, tree: tree, hidingLiving: try await hidesLiving(from: caller.user, in: tree))
+        let graph = try Self.graph(of: snapshot, tree: tree, hidingLiving: try await hidesLiving(from: caller.user, in: tree))
         guard graph.index(of: from) != nil, graph.index(of: to) != nil else {
             throw APIFailure.notFound("no one in this tree has the id \"\((graph.index(of: from) == nil ? from : to).prefix(80))\"")
         }

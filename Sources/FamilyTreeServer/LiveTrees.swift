@@ -1,5 +1,6 @@
 #if Server
 import FamilyTreeLayout
+import FamilyTreeRender
 import FamilyTreeSync
 internal import Foundation
 
@@ -27,6 +28,20 @@ actor LiveTrees {
         case look
     }
 
+    /// A tree's chart at one version, prepared and laid out: what its data, and the patches
+    /// that bring a page from an earlier version to it, are made from.
+    struct ChartVersion: Sendable {
+        var sequence: Int64
+        /// The day its ages are of.
+        var day: Int
+        /// `WebApp.layoutSignature` of `prepared`: two versions alike in it have one layout.
+        var signature: Int
+        var prepared: Chart.Prepared
+        var renderer: HTMLRenderer
+        /// `nil` for a tree with no one in it.
+        var layout: Layout?
+    }
+
     private struct Kept<Value> {
         var value: Value
         var used: UInt64
@@ -38,6 +53,12 @@ actor LiveTrees {
     private var charts: [String: Kept<(sequence: Int64, day: Int, data: String)>] = [:]
     private var making: [String: (sequence: Int64, day: Int, task: Task<String, any Error>)] = [:]
     private var layouts: [String: Kept<(signature: Int, layout: Layout)>] = [:]
+    private var versions: [String: Kept<ChartVersion>] = [:]
+    private var makingVersion: [String: (sequence: Int64, day: Int, task: Task<ChartVersion, any Error>)] = [:]
+    /// The layout signature and day of each recent version a page was given, by sequence: a page
+    /// showing one of them is sent only the people that changed when the layout is the same.
+    private var givenVersions: [String: [Int64: (signature: Int, day: Int)]] = [:]
+    private static let givenVersionsKept = 64
     private var lastMaking: [String: Duration] = [:]
     private var listeners: [String: [Int: AsyncStream<Signal>.Continuation]] = [:]
     private var nextListener = 0
@@ -106,6 +127,42 @@ actor LiveTrees {
         lastMaking[tree] = ContinuousClock.now - started
         keepChart(data, of: tree, at: sequence, day: day)
         return data
+    }
+
+    /// The tree's chart prepared and laid out at `sequence` on `day`: kept, being made for
+    /// another request (awaited), or made now by `make`, away from this actor.
+    func version(of tree: String, at sequence: Int64, day: Int, make: @escaping @Sendable () async throws -> ChartVersion) async throws -> ChartVersion {
+        if let kept = versions[tree], kept.value.sequence == sequence, kept.value.day == day {
+            clock += 1
+            versions[tree]?.used = clock
+            return kept.value
+        }
+        if let running = makingVersion[tree], running.sequence == sequence, running.day == day { return try await running.task.value }
+        let task = Task.detached(priority: .userInitiated) { try await make() }
+        makingVersion[tree] = (sequence, day, task)
+        defer { if makingVersion[tree]?.sequence == sequence, makingVersion[tree]?.day == day { makingVersion[tree] = nil } }
+        let version = try await task.value
+        clock += 1
+        if (versions[tree]?.value.sequence ?? .min) <= sequence {
+            versions[tree] = Kept(value: version, used: clock)
+            Self.evict(&versions, keeping: keptTrees)
+        }
+        return version
+    }
+
+    /// Notes that a page was given the tree's chart at `version` (whole or as a patch).
+    func noteGiven(_ version: ChartVersion, of tree: String) {
+        var given = givenVersions[tree] ?? [:]
+        given[version.sequence] = (version.signature, version.day)
+        if given.count > Self.givenVersionsKept, let oldest = given.keys.min() { given[oldest] = nil }
+        givenVersions[tree] = given
+        // Trees no longer kept are forgotten with their charts.
+        if givenVersions.count > keptTrees * 2 { givenVersions = givenVersions.filter { charts[$0.key] != nil || versions[$0.key] != nil } }
+    }
+
+    /// The layout signature and day of the tree's chart at `sequence`, when a page was given it lately.
+    func given(of tree: String, at sequence: Int64) -> (signature: Int, day: Int)? {
+        givenVersions[tree]?[sequence]
     }
 
     /// How long the tree's last chart took to make (its layout, when that was not kept).

@@ -60,7 +60,7 @@ struct WebApp: Sendable {
         let hidesLiving: Bool
         var sequence: Int64 { snapshot.sequence }
         /// The members the documents make (removed ones left out), the living hidden when the share says so.
-        func graph() throws -> FamilyGraph { try WebApp.graph(of: snapshot.bodies, tree: tree, hidingLiving: hidesLiving) }
+        func graph() throws -> FamilyGraph { try WebApp.graph(of: snapshot, tree: tree, hidingLiving: hidesLiving) }
     }
 
     /// The tree as the signed-in user reaches it, or the page to answer instead: sign in first
@@ -96,8 +96,23 @@ struct WebApp: Sendable {
 
     /// The members (removed ones left out) the documents make.
     static func graph(of documents: [DocumentKey: String], tree: String, hidingLiving: Bool = false) throws -> FamilyGraph {
-        let (root, _) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents))
-        let graph = try FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree")
+        try graph(of: TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: documents)).root, tree: tree, hidingLiving: hidingLiving)
+    }
+
+    /// The members (removed ones left out) of the tree as `snapshot` has it: not read again
+    /// from every document when an edit saved here left the tree read.
+    static func graph(of snapshot: TreeSnapshot, tree: String, hidingLiving: Bool = false) throws -> FamilyGraph {
+        guard let parsed = snapshot.parsedTree else { return try graph(of: snapshot.bodies, tree: tree, hidingLiving: hidingLiving) }
+        // With no one removed, the tree's own graph is the one drawn: not checked again.
+        if !parsed.graph.members.contains(where: \.isRemoved) { return try livingRuleApplied(to: parsed.graph, if: hidingLiving) }
+        return try graph(of: parsed.root, tree: tree, hidingLiving: hidingLiving)
+    }
+
+    private static func graph(of root: JSONValue, tree: String, hidingLiving: Bool) throws -> FamilyGraph {
+        try livingRuleApplied(to: FamilyGraph(document: TreeDocument(jsonValue: root).hidingRemovedMembers(), file: "\(tree)'s tree"), if: hidingLiving)
+    }
+
+    private static func livingRuleApplied(to graph: FamilyGraph, if hidingLiving: Bool) throws -> FamilyGraph {
         guard hidingLiving else { return graph }
         // The rule of `render --private living`, with its defaults, as of today.
         return graph.privatizingLiving(LivingRule().living(in: graph, today: today), names: .surname).graph

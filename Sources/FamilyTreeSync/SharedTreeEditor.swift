@@ -7,19 +7,32 @@ public struct TreeSnapshot: Sendable {
     public private(set) var documents: [DocumentKey: StoredDocument] = [:]
     /// The tree's change sequence this snapshot is complete up to.
     public private(set) var sequence: Int64 = 0
+    /// The tree the documents make, as `SharedTreeEditor` last read or wrote it, with the
+    /// sequence it is of: a tree of thousands is not read and checked again for every edit.
+    private var parsed: Parsed?
+
+    struct Parsed: Sendable {
+        var sequence: Int64
+        var file: TreeFile
+        /// `TreeMirror.documents(of: file.root)`.
+        var documents: [DocumentKey: String]
+    }
 
     /// An empty snapshot: the first `update` reads the whole tree.
     public init() {}
 
-    /// Pulls what changed after `sequence`, as `user`. The store checks `user`'s role on every
-    /// call, so a snapshot kept for one reader is safe to bring up to date for another.
-    public mutating func update(from store: any DocumentStore, user: String, tree: String, pageSize: Int = 5_000) async throws(SyncError) {
+    /// Pulls what changed after `sequence`, as `user`, and returns it. The store checks `user`'s
+    /// role on every call, so a snapshot kept for one reader is safe to bring up to date for another.
+    @discardableResult
+    public mutating func update(from store: any DocumentStore, user: String, tree: String, pageSize: Int = 5_000) async throws(SyncError) -> [StoredDocument] {
+        var pulled: [StoredDocument] = []
         while true {
             let page = try await store.pull(user: user, tree: tree, after: sequence, limit: pageSize)
             for document in page { documents[document.key] = document }
-            guard let last = page.last else { return }
+            pulled += page
+            guard let last = page.last else { return pulled }
             sequence = last.sequence
-            if page.count < pageSize { return }
+            if page.count < pageSize { return pulled }
         }
     }
 
@@ -29,6 +42,44 @@ public struct TreeSnapshot: Sendable {
         bodies.reserveCapacity(documents.count)
         for (key, document) in documents where !document.isDeleted { bodies[key] = document.body }
         return bodies
+    }
+
+    /// The tree the live documents make (records in id order), when an edit saved through this
+    /// snapshot left it read at the snapshot's sequence; `nil` otherwise. Its root is
+    /// `TreeMirror.tree(from: bodies)`, had without reading every document again.
+    public var parsedTree: TreeFile? {
+        parsed?.sequence == sequence ? parsed?.file : nil
+    }
+
+    /// The parsed tree, when it is of the snapshot's sequence.
+    var currentParse: Parsed? { parsed?.sequence == sequence ? parsed : nil }
+
+    /// Keeps `file` as the tree at this sequence, when the documents pulled since `earlier` are
+    /// exactly `writes` (no one else wrote between): then the stored tree is `file`, whose
+    /// documents are `fileDocuments`. Records are put in document order first (an edit adds at the end).
+    mutating func keep(_ file: TreeFile, documents fileDocuments: [DocumentKey: String], after writes: [DocumentWrite], pulled: [StoredDocument]) {
+        parsed = nil
+        let written = Dictionary(writes.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        guard pulled.count == written.count else { return }
+        for document in pulled {
+            guard let write = written[document.key], write.isDeleted == document.isDeleted else { return }
+            // A store may give the body back formatted its own way (PostgreSQL's JSONB does).
+            if document.body != write.body {
+                guard let stored = try? TreeMirror.record(document.body, of: document.key),
+                      let sent = try? TreeMirror.record(write.body, of: document.key), stored == sent else { return }
+            }
+        }
+        var file = file
+        if let ordered = TreeMirror.inDocumentOrder(file.root) {
+            guard let reordered = try? TreeFile(root: ordered, file: file.file) else { return }
+            file = reordered
+        }
+        parsed = Parsed(sequence: sequence, file: file, documents: fileDocuments)
+    }
+
+    /// Keeps a tree just read from every document.
+    mutating func keep(_ file: TreeFile, documents fileDocuments: [DocumentKey: String]) {
+        parsed = Parsed(sequence: sequence, file: file, documents: fileDocuments)
     }
 }
 
@@ -81,23 +132,39 @@ public enum SharedTreeEditor {
     ) async throws -> Result {
         for attempt in 1...max(1, attempts) {
             try await snapshot.update(from: store, user: user, tree: tree)
-            let (root, _) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: snapshot.bodies))
-            let before = try TreeFile(root: root)
+            let (before, beforeDocuments, isWhole) = try read(&snapshot)
             var after = before
             try after.apply(try edits(before))
-            let writes = try Self.writes(from: TreeMirror.documents(of: before.root), to: TreeMirror.documents(of: after.root), snapshot: snapshot)
+            let afterDocuments = try TreeMirror.documents(of: after.root, reusingUnchangedFrom: before.root, documents: beforeDocuments)
+            let writes = try Self.writes(from: beforeDocuments, to: afterDocuments, snapshot: snapshot)
             guard !writes.isEmpty else { return Result(before: before, after: after, changed: [], sequence: snapshot.sequence, attempts: attempt) }
             let outcomes = try await store.push(user: user, tree: tree, writes)
             // A write refused as a conflict leaves the others of the batch applied; they are
             // identical when the edits are made again, and then come back `unchanged`.
             if !outcomes.contains(where: { if case .conflict = $0 { true } else { false } }) {
-                try await snapshot.update(from: store, user: user, tree: tree)
+                let pulled = try await snapshot.update(from: store, user: user, tree: tree)
+                if snapshot.currentParse == nil, isWhole {
+                    snapshot.keep(after, documents: afterDocuments, after: writes, pulled: pulled)
+                }
                 return Result(before: before, after: after, changed: writes.map(\.key), sequence: snapshot.sequence, attempts: attempt)
             }
             // Writers that met stay apart a little longer each time, at random.
             try await Task.sleep(for: .milliseconds(Int.random(in: 1...10) * attempt))
         }
         throw KeptChanging(tree: tree, attempts: attempts)
+    }
+
+    /// The tree the snapshot's documents make, and those documents as `TreeMirror` writes them:
+    /// kept from the last edit when that is of the snapshot's sequence, else read from every
+    /// document. `isWhole` is false when references to records not in the store were left out:
+    /// such a tree is not the store's, and is not kept.
+    private static func read(_ snapshot: inout TreeSnapshot) throws -> (file: TreeFile, documents: [DocumentKey: String], isWhole: Bool) {
+        if let kept = snapshot.currentParse { return (kept.file, kept.documents, true) }
+        let (root, repairs) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: snapshot.bodies))
+        let file = try TreeFile(root: root)
+        let documents = try TreeMirror.documents(of: file.root)
+        if repairs.isEmpty { snapshot.keep(file, documents: documents) }
+        return (file, documents, repairs.isEmpty)
     }
 
     /// Other writers changed the documents an edit needed every time it was made.

@@ -5,6 +5,30 @@ import FamilyTree
 public enum TreeMirror {
     /// The documents of a tree file's root object.
     public static func documents(of root: JSONValue) throws(SyncError) -> [DocumentKey: String] {
+        try documents(of: root) { _, record in JSONWriter.compactString(from: record) }
+    }
+
+    /// The documents of `root`, as `documents(of:)` makes them, taking the text of each record
+    /// that is unchanged from `earlier` out of `earlierDocuments` (`documents(of: earlier)`)
+    /// instead of writing it again: after an edit of one person in a tree of thousands, only
+    /// that person's record is written.
+    public static func documents(
+        of root: JSONValue, reusingUnchangedFrom earlier: JSONValue, documents earlierDocuments: [DocumentKey: String]
+    ) throws(SyncError) -> [DocumentKey: String] {
+        var earlierRecords: [DocumentKey: JSONValue] = [:]
+        earlierRecords.reserveCapacity(earlierDocuments.count)
+        for (field, collection) in fields {
+            for record in earlier[field]?.arrayValue ?? [] {
+                if let id = identifier(of: record) { earlierRecords[DocumentKey(collection, id)] = record }
+            }
+        }
+        return try documents(of: root) { key, record in
+            if let text = earlierDocuments[key], earlierRecords[key] == record { return text }
+            return JSONWriter.compactString(from: record)
+        }
+    }
+
+    private static func documents(of root: JSONValue, text: (DocumentKey, JSONValue) -> String) throws(SyncError) -> [DocumentKey: String] {
         var documents: [DocumentKey: String] = [:]
         for (field, collection) in fields {
             for (position, record) in (root[field]?.arrayValue ?? []).enumerated() {
@@ -13,10 +37,27 @@ public enum TreeMirror {
                 }
                 let key = DocumentKey(collection, id)
                 guard documents[key] == nil else { throw .invalidDocument(key, "\(field)[\(position)] repeats the id \"\(id)\"") }
-                documents[key] = JSONWriter.compactString(from: record)
+                documents[key] = text(key, record)
             }
         }
         return documents
+    }
+
+    /// `root` with each list's records in the order `tree(from:)` gives them (by id), so a tree
+    /// changed by edits (which add records at the end) reads as the store's documents would.
+    /// `nil` when they are in that order already.
+    public static func inDocumentOrder(_ root: JSONValue) -> JSONValue? {
+        guard case .object(var object) = root else { return nil }
+        var changed = false
+        for (field, _) in fields {
+            guard let records = object[field]?.arrayValue else { continue }
+            let ids = records.map { identifier(of: $0) ?? "" }
+            guard zip(ids, ids.dropFirst()).contains(where: { !($0 < $1) }) else { continue }
+            let order = records.indices.sorted { ids[$0] < ids[$1] }
+            object[field] = .array(order.map { records[$0] })
+            changed = true
+        }
+        return changed ? .object(object) : nil
     }
 
     private static let fields: [(String, SyncCollection)] = [

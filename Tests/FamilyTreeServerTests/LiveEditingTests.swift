@@ -176,6 +176,45 @@ import TestSupport
         #expect(renamed.text.contains("Annabel Marguerite Josephine") && renamed.positions != before.positions, "a longer name, a wider box")
     }
 
+    @Test func aPageIsSentOnlyThePeopleThatChangedWhileNoBoxMoves() async throws {
+        let (server, tokens) = try await family()
+        let bob = tokens["bob"]!
+        func get(_ path: String) async throws -> [String: Any] { object(try await server.send("GET", path, token: bob)) }
+        func members(_ answer: [String: Any]) throws -> [[Any]] { try #require((answer["data"] as? [String: Any])?["m"] as? [[Any]]) }
+        let first = try await get("/trees/alice/chart.json")
+        let start = try #require(first["sequence"] as? Int)
+        var shown = try members(first)
+
+        // A note, and a name that keeps its box's size: those two people's entries, nothing else.
+        #expect(try await edit(server, bob, #"{"op":"edit","member":"ann","fields":{"notes":"A new note"}}"#).status == 200)
+        #expect(try await edit(server, bob, #"{"op":"edit","member":"cy","fields":{"firstName":"Cyd"}}"#).status == 200)
+        let patched = try await get("/trees/alice/chart.json?since=\(start)")
+        let patch = try #require(patched["patch"] as? [String: Any], "\(patched)")
+        #expect(patched["data"] == nil && patch["from"] as? Int == start)
+        let entries = try #require(patch["m"] as? [[Any]])
+        #expect(entries.compactMap { ($0[1] as? [Any])?.first as? String }.sorted() == ["ann", "cy"])
+        for entry in entries { shown[try #require(entry[0] as? Int)] = try #require(entry[1] as? [Any]) }
+        // The page with the patch shows what the whole chart of that version shows.
+        let whole = try await get("/trees/alice/chart.json")
+        #expect(whole["sequence"] as? Int == patched["sequence"] as? Int)
+        #expect(NSArray(array: shown) == NSArray(array: try members(whole)))
+        #expect(String(describing: shown).contains("A new note") && String(describing: shown).contains("Cyd Byrne"))
+
+        // From the version shown now: an empty patch.
+        let now = try #require(patched["sequence"] as? Int)
+        #expect(((try await get("/trees/alice/chart.json?since=\(now)")["patch"] as? [String: Any])?["m"] as? [Any])?.isEmpty == true)
+        // Someone added moves boxes: the whole chart. So does a version never given, or a bad one.
+        #expect(try await edit(server, bob, #"{"op":"addChild","member":"ann","fields":{"firstName":"Dee"}}"#).status == 200)
+        for since in [String(now), "1", "-5", "x", "99999999999999999999"] {
+            let answer = try await get("/trees/alice/chart.json?since=\(since)")
+            #expect(answer["patch"] == nil && answer["data"] != nil, "since=\(since)")
+        }
+        // A name too long for its box moves boxes too.
+        let added = try #require(try await get("/trees/alice/chart.json")["sequence"] as? Int)
+        #expect(try await edit(server, bob, #"{"op":"edit","member":"ben","fields":{"firstName":"Benedict Aloysius Fitzgerald"}}"#).status == 200)
+        #expect(try await get("/trees/alice/chart.json?since=\(added)")["data"] != nil)
+    }
+
     @Test func aPageOpenedWhileAChangeIsLaidOutShowsTheTreeAsItWasAndThenTheChange() async throws {
         // No wait at all for the new layout: as a 100,000-person tree's page would find it.
         var settings = RunningServer.quickSettings

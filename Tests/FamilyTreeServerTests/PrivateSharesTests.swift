@@ -54,6 +54,11 @@ import TestSupport
             let whole = try await server.send("GET", path, token: walt)
             #expect(whole.body.contains("Cyprian"), "\(path) shows walt everyone")
         }
+        // A change is sent whole (hiding reads a person's relatives too), and hides as much.
+        let sequence = try #require((try JSONSerialization.jsonObject(with: Data(try await server.send("GET", "/trees/alice/chart.json", token: vera).body.utf8)) as? [String: Any])?["sequence"] as? Int)
+        #expect(try await server.send("POST", "/trees/alice/edits", body: #"{"edits":[{"op":"edit","member":"cy","fields":{"notes":"Phone 555-0199 or 555-0100"}}]}"#, token: tokens["bob"]!).status == 200)
+        let changed = try await server.send("GET", "/trees/alice/chart.json?since=\(sequence)", token: vera).body
+        #expect(changed.contains(#""data":"#) && !changed.contains(#""patch":"#) && leaked(changed).isEmpty, "\(changed)")
         // The dead are shown whole, the living as "Living" with the surname, in the same shape.
         let chart = try await server.send("GET", "/trees/alice/chart.json", token: vera).body
         #expect(chart.contains("Tomas") && chart.contains("Living"), "\(chart)")

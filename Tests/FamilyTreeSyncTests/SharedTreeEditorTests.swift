@@ -77,4 +77,86 @@ import Testing
         var stranger = TreeSnapshot()
         await #expect(throws: SyncError.self) { try await stranger.update(from: store, user: "dave", tree: "alice") }
     }
+
+    /// The tree a fresh reader makes of the snapshot's documents (what the kept one must equal).
+    func freshRoot(_ snapshot: TreeSnapshot) throws -> JSONValue {
+        TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: snapshot.bodies)).root
+    }
+
+    @Test func theTreeKeptBetweenEditsIsAlwaysWhatTheStoreHolds() async throws {
+        let store = try await store()
+        var snapshot = TreeSnapshot()
+        let edits: [[TreeEdit]] = [
+            [.editMember("ann", MemberChanges(notes: .set("Born in Cork")))],
+            [.addMember(Member(id: "cy", firstName: "Cy"), parents: ["ann", "ben"])],
+            [.addMember(Member(id: "aa", firstName: "Aa"), parents: ["ann", "ben"])], // before everyone in id order
+            [.editMember("cy", MemberChanges(firstName: "Cyril"))],
+            [.link(CrossBloodlineConnection(id: "c1", fromChild: "aa", toNewParent: "cy"))],
+            [.editMember("ben", MemberChanges(notes: .set("A <note> & \"quotes\"")))],
+        ]
+        var keptCount = 0
+        for batch in edits {
+            let result = try await SharedTreeEditor.apply(to: "alice", as: "alice", in: store, snapshot: &snapshot) { _ in batch }
+            #expect(!result.changed.isEmpty)
+            if let kept = snapshot.parsedTree {
+                keptCount += 1
+                #expect(kept.root == (try freshRoot(snapshot)), "the kept tree is the store's, records in id order")
+                #expect(kept.graph.members.map(\.id) == (try TreeFile(root: freshRoot(snapshot))).graph.members.map(\.id))
+            }
+        }
+        #expect(keptCount == edits.count, "with no other writer, every edit leaves the tree read")
+
+        // Another writer: the kept tree is of an older version and is read again.
+        var other = TreeSnapshot()
+        _ = try await SharedTreeEditor.apply(to: "alice", as: "bob", in: store, snapshot: &other) { _ in
+            [.editMember("ann", MemberChanges(notes: .set("Bob's note")))]
+        }
+        try await snapshot.update(from: store, user: "alice", tree: "alice")
+        #expect(snapshot.parsedTree?.root == nil)
+        let next = try await SharedTreeEditor.apply(to: "alice", as: "alice", in: store, snapshot: &snapshot) { file in
+            #expect(file.graph.member("ann")?.notes == "Bob's note")
+            return [.editMember("ben", MemberChanges(notes: .set("After bob")))]
+        }
+        #expect(next.changed == [DocumentKey(.familyTree, "ben")], "only the edited record is written")
+        #expect(try snapshot.parsedTree?.root == freshRoot(snapshot))
+    }
+
+    @Test func aTreeWithReferencesToMissingRecordsIsNeverKept() async throws {
+        let store = try await store()
+        // A union naming a member whose document never arrived: the editor leaves the reference
+        // out of what it sees, so what it read is not the store's tree.
+        _ = try await store.push(user: "alice", tree: "alice", [
+            DocumentWrite(key: DocumentKey(.unions, "u2"), body: #"{"children":["ghost"],"id":"u2","partners":["ann"]}"#, baseVersion: 0),
+        ])
+        var snapshot = TreeSnapshot()
+        _ = try await SharedTreeEditor.apply(to: "alice", as: "alice", in: store, snapshot: &snapshot) { _ in
+            [.editMember("ann", MemberChanges(notes: .set("x")))]
+        }
+        #expect(snapshot.parsedTree?.root == nil)
+        // The member arrives: the reference holds, and the union is read whole again.
+        _ = try await store.push(user: "alice", tree: "alice", [
+            DocumentWrite(key: DocumentKey(.familyTree, "ghost"), body: #"{"firstName":"Gus","id":"ghost"}"#, baseVersion: 0),
+        ])
+        let result = try await SharedTreeEditor.apply(to: "alice", as: "alice", in: store, snapshot: &snapshot) { _ in
+            [.editMember("ann", MemberChanges(notes: .set("y")))]
+        }
+        #expect(result.before.graph.unions.first { $0.id == "u2" }?.children.map(\.member) == ["ghost"])
+    }
+
+    @Test func documentsOfAnEditedTreeReuseTheUnchangedTextAndEqualAFreshWriting() throws {
+        var file = TreeFile.empty()
+        try file.apply(.addMember(Member(id: "ann", firstName: "Ann")), .addMember(Member(id: "ben", firstName: "Ben")), .marry("ann", "ben", union: "u1"))
+        let before = file
+        try file.apply(.editMember("ann", MemberChanges(notes: .set("Note"))), .addMember(Member(id: "cy", firstName: "Cy"), parents: ["ann", "ben"]))
+        let earlier = try TreeMirror.documents(of: before.root)
+        // Text that is not what a record says would show if it were reused for a changed record.
+        var marked = earlier
+        marked[DocumentKey(.familyTree, "ben")] = "kept"
+        let reused = try TreeMirror.documents(of: file.root, reusingUnchangedFrom: before.root, documents: marked)
+        #expect(reused[DocumentKey(.familyTree, "ben")] == "kept", "ben is unchanged: his text is taken as it was")
+        var expected = try TreeMirror.documents(of: file.root)
+        expected[DocumentKey(.familyTree, "ben")] = "kept"
+        #expect(reused == expected)
+        #expect(TreeMirror.inDocumentOrder(before.root) == nil)
+    }
 }

@@ -216,6 +216,34 @@ test("a changed tree loaded into an open page keeps the view and the selected pe
   assert.equal(page.elements.get("card").hidden, true);
 });
 
+test("a patch puts changed people in place, keeps the view, and is refused whole when a box moved", () => {
+  const data = gridData(3, 3);
+  const page = openPage(data);
+  page.frame();
+  page.viewer.select("p4");
+  const { scale, origin } = page.viewer;
+  const renamed = ["p4", ["Renamed Person", "b. 1901"], ...data.m[4].slice(2, 9), { t: "A new note" }];
+  assert.equal(page.viewer.patch([[4, renamed]]), true);
+  assert.equal(page.viewer.selected, "p4");
+  assert.equal(page.viewer.scale, scale);
+  assert.deepEqual(page.viewer.origin, origin);
+  const card = page.elements.get("card").textContent;
+  assert.ok(card.includes("Renamed Person") && card.includes("A new note"), card);
+  const search = page.elements.get("search");
+  search.value = "renamed";
+  search.dispatch("input");
+  assert.equal(page.elements.get("results").children.length, 1, "the search knows the new name");
+  // A box that moved, an entry at another's place, or a place past the end: nothing changes.
+  const moved = [...renamed];
+  moved[2] += 10;
+  const beforeRefusals = page.viewer.person("p5").name;
+  for (const entries of [[[4, moved]], [[5, renamed]], [[99, renamed]], [[5, ["p5", ["Changed"], ...data.m[5].slice(2)]], [4, moved]]]) {
+    assert.equal(page.viewer.patch(entries), false);
+  }
+  assert.equal(page.viewer.person("p5").name, beforeRefusals, "a refused patch changes no one");
+  assert.equal(page.viewer.person("p4").name, "Renamed Person");
+});
+
 test("a card shows a person's ancestors, descendants or both on the page, the rest faded, and everyone again", () => {
   const data = exampleData();
   const page = openPage(data);

@@ -75,10 +75,15 @@
     refreshing = (async () => {
       do {
         again = false;
-        const answer = await call("GET", "/chart.json");
-        if (answer.status === 200 && answer.data && answer.data.data && answer.data.sequence >= shown) {
+        // Only what changed since the version shown, when the boxes stand where they stood.
+        let answer = await call("GET", "/chart.json?since=" + shown);
+        const patch = answer.status === 200 && answer.data ? answer.data.patch : null;
+        if (patch && !(patch.from === shown && answer.data.sequence >= shown && viewer.patch(patch.m))) {
+          answer = await call("GET", "/chart.json");
+        }
+        if (answer.status === 200 && answer.data && answer.data.sequence >= shown && (answer.data.data || patch)) {
           shown = answer.data.sequence;
-          viewer.load(answer.data.data);
+          if (answer.data.data) { viewer.load(answer.data.data); }
           document.body.dataset.shown = String(shown);
         }
       } while (again);

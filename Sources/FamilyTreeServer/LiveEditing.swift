@@ -311,8 +311,10 @@ extension WebApp {
                 try await send(Self.event(LiveTrees.Change(sequence: last, by: nil, summary: "the tree changed (\(page.count == 1_000 ? "1,000 or more" : String(page.count)) \(page.count == 1 ? "record" : "records"))")))
             }
             do {
-                try await send("retry: 2000\n\n")
+                // The first look settles where the stream starts; only then is it open (the
+                // retry line), so a change saved after a client saw it open is never missed.
                 try await look()
+                try await send("retry: 2000\n\n")
                 // A server stopping ends the stream (the page reconnects to the next one with
                 // Last-Event-ID): an open stream would otherwise hold the shutdown forever.
                 try await withGracefulShutdownHandler {

@@ -54,6 +54,9 @@ struct StatsCommand: AsyncParsableCommand {
     @Option(help: "With --chart: generations each way (default all).")
     var generations: Int?
 
+    @Flag(help: "Measure our layout with every couple side by side, as render --couples-side-by-side draws it.")
+    var couplesSideBySide = false
+
     func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
         if engine == .graphviz, !GraphvizSupport.isBuiltIn {
@@ -63,6 +66,7 @@ struct StatsCommand: AsyncParsableCommand {
             throw ValidationError("a fan chart is drawn in rings, not layers: stats measures the layered charts (ancestors shows the same people)")
         }
         if let generations, generations < 1 { throw ValidationError("--generations must be 1 or more") }
+        if couplesSideBySide, engine != .familytree { throw ValidationError("--couples-side-by-side is a rule of our layout; leave out --engine \(engine.rawValue)") }
     }
 
     func run() async throws {
@@ -76,7 +80,9 @@ struct StatsCommand: AsyncParsableCommand {
         let metrics: LayoutMetrics
         switch engine {
         case .familytree:
-            metrics = LayoutMetrics.measure(LayeredLayout(labeler: labeler).place(graph), of: graph)
+            var layout = LayeredLayout(labeler: labeler)
+            layout.options.keepsCouplesTogether = couplesSideBySide
+            metrics = LayoutMetrics.measure(layout.place(graph), of: graph)
         case .dot:
             let plain = try await ExternalTool.run("dot", ["-Tplain"], input: DOTWriter(labeler: labeler).structure(graph))
             metrics = LayoutMetrics.measure(try GraphvizPlainReader.drawing(fromPlain: plain, of: graph), of: graph)

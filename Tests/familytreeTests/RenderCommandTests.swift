@@ -121,6 +121,18 @@ import TestSupport
         #expect(await scratch.run("render", tree, "-o", scratch.path("together.json").path, "--direction", "top-down", "--couples-side-by-side") == 0)
         #expect(try marriageLines("together.json") == ["c4-d"])
         #expect(await scratch.run("render", tree, "--couples-side-by-side", "--engine", "graphviz") == 2)
+        // stats measures either rule: the couple apart crosses nothing, side by side it does.
+        func stats(_ extra: String...) throws -> JSONValue {
+            let result = try ProcessTests().run(["stats", tree, "--format", "json"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSONParser.parse(result.stdout).root
+        }
+        let apart = try stats(), together = try stats("--couples-side-by-side")
+        #expect(try #require(apart["coupleAdjacencyPercent"]?.doubleValue) < 100)
+        #expect(together["coupleAdjacencyPercent"]?.doubleValue == 100)
+        #expect(try #require(apart["crossings"]?.doubleValue) < together["crossings"]?.doubleValue ?? 0)
+        let refused = try ProcessTests().run(["stats", tree, "--couples-side-by-side", "--engine", "dot"])
+        #expect(refused.status != 0 && refused.stderr.contains("rule of our layout"))
     }
 
     @Test func theSVGFitsThePageOrTheWidthAskedFor() async throws {

@@ -14,8 +14,8 @@ public struct TreeSnapshot: Sendable {
     struct Parsed: Sendable {
         var sequence: Int64
         var file: TreeFile
-        /// `TreeMirror.documents(of: file.root)`.
-        var documents: [DocumentKey: String]
+        /// `TreeMirror.records(of: file.root)` (sharing their storage with the root).
+        var records: [DocumentKey: JSONValue]
     }
 
     /// An empty snapshot: the first `update` reads the whole tree.
@@ -54,10 +54,10 @@ public struct TreeSnapshot: Sendable {
     /// The parsed tree, when it is of the snapshot's sequence.
     var currentParse: Parsed? { parsed?.sequence == sequence ? parsed : nil }
 
-    /// Keeps `file` as the tree at this sequence, when the documents pulled since `earlier` are
-    /// exactly `writes` (no one else wrote between): then the stored tree is `file`, whose
-    /// documents are `fileDocuments`. Records are put in document order first (an edit adds at the end).
-    mutating func keep(_ file: TreeFile, documents fileDocuments: [DocumentKey: String], after writes: [DocumentWrite], pulled: [StoredDocument]) {
+    /// Keeps `file` (whose records are `fileRecords`) as the tree at this sequence, when the
+    /// documents `pulled` after writing `writes` are exactly those (no one else wrote between).
+    /// Records are put in document order first (an edit adds at the end).
+    mutating func keep(_ file: TreeFile, records fileRecords: [DocumentKey: JSONValue], after writes: [DocumentWrite], pulled: [StoredDocument]) {
         parsed = nil
         let written = Dictionary(writes.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         guard pulled.count == written.count else { return }
@@ -74,12 +74,12 @@ public struct TreeSnapshot: Sendable {
             guard let reordered = try? TreeFile(root: ordered, file: file.file) else { return }
             file = reordered
         }
-        parsed = Parsed(sequence: sequence, file: file, documents: fileDocuments)
+        parsed = Parsed(sequence: sequence, file: file, records: fileRecords)
     }
 
     /// Keeps a tree just read from every document.
-    mutating func keep(_ file: TreeFile, documents fileDocuments: [DocumentKey: String]) {
-        parsed = Parsed(sequence: sequence, file: file, documents: fileDocuments)
+    mutating func keep(_ file: TreeFile, records fileRecords: [DocumentKey: JSONValue]) {
+        parsed = Parsed(sequence: sequence, file: file, records: fileRecords)
     }
 }
 
@@ -132,11 +132,11 @@ public enum SharedTreeEditor {
     ) async throws -> Result {
         for attempt in 1...max(1, attempts) {
             try await snapshot.update(from: store, user: user, tree: tree)
-            let (before, beforeDocuments, isWhole) = try read(&snapshot)
+            let (before, beforeRecords, isWhole) = try read(&snapshot)
             var after = before
             try after.apply(try edits(before))
-            let afterDocuments = try TreeMirror.documents(of: after.root, reusingUnchangedFrom: before.root, documents: beforeDocuments)
-            let writes = try Self.writes(from: beforeDocuments, to: afterDocuments, snapshot: snapshot)
+            let afterRecords = try TreeMirror.records(of: after.root)
+            let writes = try Self.writes(from: beforeRecords, to: afterRecords, snapshot: snapshot)
             guard !writes.isEmpty else { return Result(before: before, after: after, changed: [], sequence: snapshot.sequence, attempts: attempt) }
             let outcomes = try await store.push(user: user, tree: tree, writes)
             // A write refused as a conflict leaves the others of the batch applied; they are
@@ -144,7 +144,7 @@ public enum SharedTreeEditor {
             if !outcomes.contains(where: { if case .conflict = $0 { true } else { false } }) {
                 let pulled = try await snapshot.update(from: store, user: user, tree: tree)
                 if snapshot.currentParse == nil, isWhole {
-                    snapshot.keep(after, documents: afterDocuments, after: writes, pulled: pulled)
+                    snapshot.keep(after, records: afterRecords, after: writes, pulled: pulled)
                 }
                 return Result(before: before, after: after, changed: writes.map(\.key), sequence: snapshot.sequence, attempts: attempt)
             }
@@ -154,17 +154,17 @@ public enum SharedTreeEditor {
         throw KeptChanging(tree: tree, attempts: attempts)
     }
 
-    /// The tree the snapshot's documents make, and those documents as `TreeMirror` writes them:
-    /// kept from the last edit when that is of the snapshot's sequence, else read from every
-    /// document. `isWhole` is false when references to records not in the store were left out:
-    /// such a tree is not the store's, and is not kept.
-    private static func read(_ snapshot: inout TreeSnapshot) throws -> (file: TreeFile, documents: [DocumentKey: String], isWhole: Bool) {
-        if let kept = snapshot.currentParse { return (kept.file, kept.documents, true) }
+    /// The tree the snapshot's documents make, and its records by document: kept from the last
+    /// edit when that is of the snapshot's sequence, else read from every document. `isWhole` is
+    /// false when references to records not in the store were left out: such a tree is not the
+    /// store's, and is not kept.
+    private static func read(_ snapshot: inout TreeSnapshot) throws -> (file: TreeFile, records: [DocumentKey: JSONValue], isWhole: Bool) {
+        if let kept = snapshot.currentParse { return (kept.file, kept.records, true) }
         let (root, repairs) = TreeFile.droppingDanglingReferences(try TreeMirror.tree(from: snapshot.bodies))
         let file = try TreeFile(root: root)
-        let documents = try TreeMirror.documents(of: file.root)
-        if repairs.isEmpty { snapshot.keep(file, documents: documents) }
-        return (file, documents, repairs.isEmpty)
+        let records = try TreeMirror.records(of: file.root)
+        if repairs.isEmpty { snapshot.keep(file, records: records) }
+        return (file, records, repairs.isEmpty)
     }
 
     /// Other writers changed the documents an edit needed every time it was made.
@@ -174,17 +174,18 @@ public enum SharedTreeEditor {
         public var description: String { "\(tree)'s tree changed \(attempts) times while this edit was being saved; try again" }
     }
 
-    /// The writes that turn `before` into `after`, each based on the version `snapshot` holds.
-    static func writes(from before: [DocumentKey: String], to after: [DocumentKey: String], snapshot: TreeSnapshot) throws(SyncError) -> [DocumentWrite] {
+    /// The writes that turn the records `before` into `after` (only the records that differ are
+    /// written as text), each based on the version `snapshot` holds, in key order.
+    static func writes(from before: [DocumentKey: JSONValue], to after: [DocumentKey: JSONValue], snapshot: TreeSnapshot) throws(SyncError) -> [DocumentWrite] {
         var writes: [DocumentWrite] = []
-        for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
-            let base = snapshot.documents[key]?.version ?? 0
-            if let body = after[key] {
-                writes.append(DocumentWrite(key: key, body: body, baseVersion: base))
-            } else {
-                writes.append(DocumentWrite(key: key, body: before[key]!, isDeleted: true, baseVersion: base))
-            }
+        func base(_ key: DocumentKey) -> Int64 { snapshot.documents[key]?.version ?? 0 }
+        for (key, record) in after where before[key] != record {
+            writes.append(DocumentWrite(key: key, body: JSONWriter.compactString(from: record), baseVersion: base(key)))
         }
+        for (key, record) in before where after[key] == nil {
+            writes.append(DocumentWrite(key: key, body: JSONWriter.compactString(from: record), isDeleted: true, baseVersion: base(key)))
+        }
+        writes.sort { $0.key < $1.key }
         try SyncLimits.check(writes)
         return writes
     }

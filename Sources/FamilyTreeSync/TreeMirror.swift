@@ -5,42 +5,26 @@ import FamilyTree
 public enum TreeMirror {
     /// The documents of a tree file's root object.
     public static func documents(of root: JSONValue) throws(SyncError) -> [DocumentKey: String] {
-        try documents(of: root) { _, record in JSONWriter.compactString(from: record) }
+        try records(of: root).mapValues { JSONWriter.compactString(from: $0) }
     }
 
-    /// The documents of `root`, as `documents(of:)` makes them, taking the text of each record
-    /// that is unchanged from `earlier` out of `earlierDocuments` (`documents(of: earlier)`)
-    /// instead of writing it again: after an edit of one person in a tree of thousands, only
-    /// that person's record is written.
-    public static func documents(
-        of root: JSONValue, reusingUnchangedFrom earlier: JSONValue, documents earlierDocuments: [DocumentKey: String]
-    ) throws(SyncError) -> [DocumentKey: String] {
-        var earlierRecords: [DocumentKey: JSONValue] = [:]
-        earlierRecords.reserveCapacity(earlierDocuments.count)
+    /// The records of a tree file's root object by the document each is, checked as
+    /// `documents(of:)` checks them, but not written as text: comparing two trees' records finds
+    /// the documents an edit changed without writing every record of a large tree out.
+    public static func records(of root: JSONValue) throws(SyncError) -> [DocumentKey: JSONValue] {
+        var records: [DocumentKey: JSONValue] = [:]
         for (field, collection) in fields {
-            for record in earlier[field]?.arrayValue ?? [] {
-                if let id = identifier(of: record) { earlierRecords[DocumentKey(collection, id)] = record }
-            }
-        }
-        return try documents(of: root) { key, record in
-            if let text = earlierDocuments[key], earlierRecords[key] == record { return text }
-            return JSONWriter.compactString(from: record)
-        }
-    }
-
-    private static func documents(of root: JSONValue, text: (DocumentKey, JSONValue) -> String) throws(SyncError) -> [DocumentKey: String] {
-        var documents: [DocumentKey: String] = [:]
-        for (field, collection) in fields {
-            for (position, record) in (root[field]?.arrayValue ?? []).enumerated() {
+            let list = root[field]?.arrayValue ?? []
+            records.reserveCapacity(records.count + list.count)
+            for (position, record) in list.enumerated() {
                 guard case .object = record, let id = identifier(of: record) else {
                     throw .invalidDocument(nil, "\(field)[\(position)] is no record with an id, so it cannot be a document")
                 }
                 let key = DocumentKey(collection, id)
-                guard documents[key] == nil else { throw .invalidDocument(key, "\(field)[\(position)] repeats the id \"\(id)\"") }
-                documents[key] = text(key, record)
+                guard records.updateValue(record, forKey: key) == nil else { throw .invalidDocument(key, "\(field)[\(position)] repeats the id \"\(id)\"") }
             }
         }
-        return documents
+        return records
     }
 
     /// `root` with each list's records in the order `tree(from:)` gives them (by id), so a tree

@@ -200,8 +200,18 @@ import TestSupport
         #expect(NSArray(array: shown) == NSArray(array: try members(whole)))
         #expect(String(describing: shown).contains("A new note") && String(describing: shown).contains("Cyd Byrne"))
 
+        // Hostile text in a patch stays text: escaped for a script element, read back exactly.
+        let hostile = "</script><img src=x onerror=alert(1)> \\ \" '\nline"
+        let shownBefore = try #require(patched["sequence"] as? Int)
+        let hostileEdit = #"{"op":"edit","member":"ann","fields":{"notes":\#(String(decoding: try JSONEncoder().encode(hostile), as: UTF8.self))}}"#
+        #expect(try await edit(server, bob, hostileEdit).status == 200)
+        let hostileAnswer = try await server.send("GET", "/trees/alice/chart.json?since=\(shownBefore)", token: bob)
+        #expect(!hostileAnswer.body.contains("</script") && !hostileAnswer.body.contains("<img"), "\(hostileAnswer.body)")
+        let hostileEntry = try #require(((object(hostileAnswer)["patch"] as? [String: Any])?["m"] as? [[Any]])?.first?[1] as? [Any])
+        #expect((hostileEntry[9] as? [String: Any])?["t"] as? String == hostile)
+
         // From the version shown now: an empty patch.
-        let now = try #require(patched["sequence"] as? Int)
+        let now = try #require(object(hostileAnswer)["sequence"] as? Int)
         #expect(((try await get("/trees/alice/chart.json?since=\(now)")["patch"] as? [String: Any])?["m"] as? [Any])?.isEmpty == true)
         // Someone added moves boxes: the whole chart. So does a version never given, or a bad one.
         #expect(try await edit(server, bob, #"{"op":"addChild","member":"ann","fields":{"firstName":"Dee"}}"#).status == 200)

@@ -143,20 +143,27 @@ import Testing
         #expect(result.before.graph.unions.first { $0.id == "u2" }?.children.map(\.member) == ["ghost"])
     }
 
-    @Test func documentsOfAnEditedTreeReuseTheUnchangedTextAndEqualAFreshWriting() throws {
+    @Test func anEditWritesExactlyTheDocumentsThatDifferAsAFreshWritingWouldWriteThem() throws {
         var file = TreeFile.empty()
-        try file.apply(.addMember(Member(id: "ann", firstName: "Ann")), .addMember(Member(id: "ben", firstName: "Ben")), .marry("ann", "ben", union: "u1"))
+        try file.apply(.addMember(Member(id: "ann", firstName: "Ann")), .addMember(Member(id: "ben", firstName: "Ben")),
+                       .addMember(Member(id: "dee", firstName: "Dee")), .marry("ann", "ben", union: "u1"))
         let before = file
-        try file.apply(.editMember("ann", MemberChanges(notes: .set("Note"))), .addMember(Member(id: "cy", firstName: "Cy"), parents: ["ann", "ben"]))
-        let earlier = try TreeMirror.documents(of: before.root)
-        // Text that is not what a record says would show if it were reused for a changed record.
-        var marked = earlier
-        marked[DocumentKey(.familyTree, "ben")] = "kept"
-        let reused = try TreeMirror.documents(of: file.root, reusingUnchangedFrom: before.root, documents: marked)
-        #expect(reused[DocumentKey(.familyTree, "ben")] == "kept", "ben is unchanged: his text is taken as it was")
-        var expected = try TreeMirror.documents(of: file.root)
-        expected[DocumentKey(.familyTree, "ben")] = "kept"
-        #expect(reused == expected)
+        try file.apply(.editMember("ann", MemberChanges(notes: .set("Note"))), .addMember(Member(id: "cy", firstName: "Cy"), parents: ["ann", "ben"]),
+                       .deleteMember("dee", withReferences: true))
+        let writes = try SharedTreeEditor.writes(from: TreeMirror.records(of: before.root), to: TreeMirror.records(of: file.root), snapshot: TreeSnapshot())
+        let fresh = try TreeMirror.documents(of: file.root), earlier = try TreeMirror.documents(of: before.root)
+        #expect(writes.map(\.key) == [DocumentKey(.familyTree, "ann"), DocumentKey(.familyTree, "cy"), DocumentKey(.familyTree, "dee"), DocumentKey(.unions, "u1")].sorted())
+        for write in writes {
+            #expect(write.body == (write.isDeleted ? earlier[write.key] : fresh[write.key]), "\(write.key)")
+            #expect(write.isDeleted == (write.key.id == "dee"))
+        }
         #expect(TreeMirror.inDocumentOrder(before.root) == nil)
+        var added = before
+        try added.apply(.addMember(Member(id: "aa", firstName: "Aa")))
+        let ordered = try #require(TreeMirror.inDocumentOrder(added.root), "aa was added after everyone")
+        #expect(ordered["members"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["aa", "ann", "ben", "dee"])
+        // A record without an id, or two with one id, is refused by name.
+        #expect(throws: SyncError.self) { try TreeMirror.records(of: .object(["members": .array([.object(["firstName": .string("X")])])])) }
+        #expect(throws: SyncError.self) { try TreeMirror.records(of: .object(["members": .array([.object(["id": .string("x")]), .object(["id": .string("x")])])])) }
     }
 }

@@ -99,7 +99,7 @@ enum HTMLViewer {
       // Everything derived from the data: relatives, and a grid of cells listing what each touches.
       const cellSize = 600;
       let parentsOf, childrenOf, spousesOf, unionsOf, siblingsOf, crossOf, indexOfID;
-      let columns, rows, memberCells, otherSegments, laneCells, drawnMember, searchKeys;
+      let columns, rows, memberCells, otherSegments, rowLanes, drawnMember, searchKeys;
       function index(newData) {
         data = newData;
         members = data.m; unions = data.u; edges = data.e; count = members.length;
@@ -142,9 +142,10 @@ enum HTMLViewer {
           }
         }
         members.forEach((m, index) => addToCells(memberCells, index, m[2], m[3], m[2] + m[4], m[3] + m[5]));
-        // Lines are indexed by segment. Horizontal segments of one kind at one height are merged
-        // first (the many long bus lines of a large tree lie on a few heights), then cut at cell
-        // borders; other segments are listed in the cells they cross.
+        // Lines are indexed by segment. Horizontal segments of one kind at one height (a lane) are
+        // merged and kept sorted in the row of cells they lie in, for a frame to find the pieces in
+        // view by bisection: a wide tree's bus lines cross thousands of cells, and listing them in
+        // each cell cost millions of entries. Other segments are listed in the cells they cross.
         const lanes = new Map();
         otherSegments = new Map();
         edges.forEach((edge, index) => {
@@ -155,35 +156,25 @@ enum HTMLViewer {
               addToCells(otherSegments, index * 65536 + i, Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
               continue;
             }
-            const key = ay * 4 + kind;
+            const key = ay * 8 + kind;  // seven kinds of line
             let pieces = lanes.get(key);
             if (!pieces) { pieces = []; lanes.set(key, pieces); }
             pieces.push(Math.min(ax, bx), Math.max(ax, bx));
           }
         });
-        laneCells = new Map();
-        function addLane(kind, y, from, to) {
-          const row = Math.max(0, Math.min(rows - 1, Math.floor(y / cellSize)));
-          const c0 = Math.max(0, Math.floor(from / cellSize)), c1 = Math.min(columns - 1, Math.floor(to / cellSize));
-          for (let c = c0; c <= c1; c++) {
-            const cell = row * columns + c;
-            let list = laneCells.get(cell);
-            if (!list) { list = []; laneCells.set(cell, list); }
-            list.push([kind, Math.max(from, c * cellSize), y, Math.min(to, (c + 1) * cellSize)]);
-          }
-        }
+        rowLanes = Array.from({ length: rows }, () => []);
         for (const [key, pieces] of lanes) {
-          const kind = ((key % 4) + 4) % 4, y = (key - kind) / 4;
+          const kind = ((key % 8) + 8) % 8, y = (key - kind) / 8;
           const order = Array.from({ length: pieces.length / 2 }, (_, i) => i).sort((a, b) => pieces[2 * a] - pieces[2 * b]);
-          let start = pieces[2 * order[0]], end = pieces[2 * order[0] + 1];
+          const starts = [], ends = [];
           for (const i of order) {
-            if (pieces[2 * i] <= end) { end = Math.max(end, pieces[2 * i + 1]); continue; }
-            addLane(kind, y, start, end);
-            start = pieces[2 * i]; end = pieces[2 * i + 1];
+            const from = pieces[2 * i], to = pieces[2 * i + 1];
+            if (ends.length > 0 && from <= ends[ends.length - 1]) { ends[ends.length - 1] = Math.max(ends[ends.length - 1], to); continue; }
+            starts.push(from); ends.push(to);
           }
-          addLane(kind, y, start, end);
+          const row = Math.max(0, Math.min(rows - 1, Math.floor(y / cellSize)));
+          rowLanes[row].push({ kind, y, starts: Float64Array.from(starts), ends: Float64Array.from(ends) });
         }
-        lanes.clear();
         drawnMember = new Uint32Array(count);
         searchKeys = members.map(searchKey);
         images.clear();
@@ -260,13 +251,17 @@ enum HTMLViewer {
           context.beginPath();
           drawnSegment.clear();
           for (let r = r0; r <= r1; r++) {
+            // Each segment clipped to the screen: a dashed line a hundred thousand points long
+            // would otherwise be dashed whole, every frame.
+            for (const lane of rowLanes[r]) {
+              if (lane.kind !== kind) { continue; }
+              const { starts, ends, y } = lane;
+              let low = 0, high = ends.length;
+              while (low < high) { const middle = (low + high) >> 1; if (ends[middle] < view[0]) { low = middle + 1; } else { high = middle; } }
+              for (let i = low; i < starts.length && starts[i] <= view[2]; i++) { clippedSegment(starts[i], y, ends[i], y, view); }
+            }
             for (let c = c0; c <= c1; c++) {
               const cell = r * columns + c;
-              // Each segment clipped to the screen: a dashed line a hundred thousand points long
-              // would otherwise be dashed whole, every frame.
-              for (const [laneKind, from, y, to] of laneCells.get(cell) || []) {
-                if (laneKind === kind) { clippedSegment(from, y, to, y, view); }
-              }
               for (const key of otherSegments.get(cell) || []) {
                 const edge = edges[Math.floor(key / 65536)], i = key % 65536;
                 if (edge[0] !== kind || drawnSegment.has(key)) { continue; }

@@ -295,3 +295,27 @@ test("a chart kind being shown survives a changed tree loaded into the page, ren
   assert.deepEqual(page.viewer.shown.ids, before);
   assert.equal(page.viewer.shown.of, "jonas");
 });
+
+test("a line across thousands of cells is drawn where the view is, clipped to it, in its own kind and place", () => {
+  // Two people 900,000 units apart joined by a line at y 300 (a marriage, kind 0) made of two
+  // overlapping pieces, and a dashed line (kind 4) at y 301 with a gap from 400,000 to 500,000.
+  const members = [["a", ["A", ""], 0, 276, 120, 48, 1, 0, null, {}], ["b", ["B", ""], 900_000, 276, 120, 48, 2, 0, null, {}]];
+  const edges = [[0, 120, 300, 600_000, 300], [0, 500_000, 300, 900_000, 300], [4, 120, 301, 400_000, 301], [4, 500_000, 301, 900_000, 301]];
+  const data = { title: "Wide", direction: "top-down", width: 900_200, height: 400, open: null, m: members, u: [], e: edges, legend: [], c: [] };
+  const page = openPage(data, { width: 1000, height: 700 });
+  const segmentsAt = (calls, y) => {
+    const found = [];
+    calls.forEach((call, i) => { if (call[0] === "moveTo" && call[2] === y && calls[i + 1][0] === "lineTo") { found.push([call[1], calls[i + 1][1]]); } });
+    return found;
+  };
+  for (const [x, gap] of [[450_000, true], [700_000, false], [100_000, false]]) {
+    page.viewer.pan((x - page.viewer.origin.x) * page.viewer.scale, (250 - page.viewer.origin.y) * page.viewer.scale);
+    const calls = page.frame();
+    const left = page.viewer.origin.x, right = left + 1000 / page.viewer.scale;
+    const solid = segmentsAt(calls, 300), dashed = segmentsAt(calls, 301);
+    assert.equal(solid.length, 1, `at ${x}: the marriage line once, merged`);
+    assert.ok(solid[0][0] >= left - 25 && solid[0][1] <= right + 25 && solid[0][1] - solid[0][0] >= 1000 / page.viewer.scale, `at ${x}: clipped to the view`);
+    assert.equal(dashed.length, gap ? 0 : 1, `at ${x}: the dashed line ${gap ? "has its gap" : "is drawn"}`);
+    assert.equal(segmentsAt(calls, 304).length + segmentsAt(calls, 302).length, 0, `at ${x}: no line at another height`);
+  }
+});

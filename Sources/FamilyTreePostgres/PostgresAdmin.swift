@@ -7,7 +7,7 @@ import PostgresNIO
 /// security, the application role, and one login role per user.
 public enum PostgresAdmin {
     /// The schema's version, kept as the documents table's comment: `install` brings an older one up to it.
-    static let schemaVersion = "familytree schema 6"
+    static let schemaVersion = "familytree schema 7"
 
     /// The statements that create the store; each is safe to run again.
     ///
@@ -234,14 +234,20 @@ public enum PostgresAdmin {
         "ALTER TABLE public.familytree_server_invites ADD COLUMN IF NOT EXISTS hides_living boolean NOT NULL DEFAULT false",
         "CREATE TABLE IF NOT EXISTS public.familytree_server_private_shares (tree text NOT NULL, user_id text NOT NULL, PRIMARY KEY (tree, user_id))",
         "CREATE TABLE IF NOT EXISTS public.familytree_server_sign_in_failures (key text NOT NULL, at bigint NOT NULL)",
+        // Added in schema 7: the member of a tree each user said is them.
+        """
+        CREATE TABLE IF NOT EXISTS public.familytree_server_own_people (
+            tree text NOT NULL, user_id text NOT NULL, member text NOT NULL, PRIMARY KEY (tree, user_id))
+        """,
         "CREATE INDEX IF NOT EXISTS familytree_server_sign_in_failures_by_key ON public.familytree_server_sign_in_failures (key, at)",
         """
         REVOKE ALL ON public.familytree_server_accounts, public.familytree_server_credentials, public.familytree_server_invites,
-            public.familytree_server_private_shares, public.familytree_server_sign_in_failures FROM PUBLIC
+            public.familytree_server_private_shares, public.familytree_server_sign_in_failures, public.familytree_server_own_people FROM PUBLIC
         """,
         """
         GRANT SELECT, INSERT, UPDATE, DELETE ON public.familytree_server_accounts, public.familytree_server_credentials,
-            public.familytree_server_invites, public.familytree_server_private_shares, public.familytree_server_sign_in_failures TO familytree_server
+            public.familytree_server_invites, public.familytree_server_private_shares, public.familytree_server_sign_in_failures,
+            public.familytree_server_own_people TO familytree_server
         """,
     ]
 

@@ -280,5 +280,25 @@ package final class PostgresAccountStore: AccountStore {
                 .map { try $0.decode(String.self) })
         }
     }
+
+    package func ownPerson(tree: String, user: String) async throws -> String? {
+        try await run { connection, logger in
+            try await connection.rows("SELECT member FROM familytree_server_own_people WHERE tree = \(tree) AND user_id = \(user)", logger: logger)
+                .first.map { try $0.decode(String.self) }
+        }
+    }
+
+    package func setOwnPerson(_ member: String?, tree: String, user: String) async throws {
+        try await run { connection, logger in
+            if let member {
+                _ = try await connection.rows("""
+                    INSERT INTO familytree_server_own_people (tree, user_id, member) VALUES (\(tree), \(user), \(member))
+                    ON CONFLICT (tree, user_id) DO UPDATE SET member = excluded.member
+                    """, logger: logger)
+            } else {
+                _ = try await connection.rows("DELETE FROM familytree_server_own_people WHERE tree = \(tree) AND user_id = \(user)", logger: logger)
+            }
+        }
+    }
 }
 #endif

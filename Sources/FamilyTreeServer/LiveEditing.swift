@@ -37,6 +37,9 @@ extension WebApp {
             try await relation(in: try Self.treeID(context), from: request.uri.queryParameters["from"].map(String.init) ?? "",
                                to: request.uri.queryParameters["to"].map(String.init) ?? "")
         }
+        router.put("/trees/:tree/myself") { request, context in
+            try await setOwnPerson(request, in: try Self.treeID(context))
+        }
         router.get("/trees/:tree/events") { request, context in
             try await changes(of: try Self.treeID(context), request: request)
         }
@@ -206,6 +209,32 @@ extension WebApp {
         struct Answer: Encodable { let words: String? }
         let words = from == to ? "you" : RelationshipCalculator(graph).relationships(from: from, to: to)?.first?.english
         return try Self.json(Answer(words: words))
+    }
+
+    // MARK: This is me
+
+    private struct OwnPersonRequest: Decodable { let member: String? }
+
+    /// Says which person in the tree the signed-in user is ("this is me"), or that none is
+    /// (`{"member": null}`): kept with their account, so each device they sign in on opens the
+    /// chart on them and words relationships from them. Any role may say it; the person must be
+    /// in the tree as the user sees it.
+    func setOwnPerson(_ request: Request, in tree: String) async throws -> Response {
+        let caller = try await accounts.caller()
+        let member = try await Self.decode(OwnPersonRequest.self, from: request).member
+        guard let role = try await store.role(of: caller.user, in: tree) else {
+            throw APIFailure.forbidden("\(caller.user) has no role on this tree")
+        }
+        if let member {
+            let snapshot = try await snapshot(of: tree, as: caller.user)
+            let hidesLiving = try await accounts.hidesLiving(from: caller.user, in: tree, role: role)
+            guard try Self.graph(of: snapshot, tree: tree, hidingLiving: hidesLiving).index(of: member) != nil else {
+                throw APIFailure.notFound("no one in this tree has the id \"\(member.prefix(80))\"")
+            }
+        }
+        try await accounts.store.setOwnPerson(member, tree: tree, user: caller.user)
+        struct Answer: Encodable { let member: String? }
+        return try Self.json(Answer(member: member))
     }
 
     // MARK: Editing

@@ -131,11 +131,12 @@ struct WebApp: Sendable {
         switch try await view(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
         case .success(let view):
+            let myself = try await accounts.store.ownPerson(tree: tree, user: view.caller.user)
             if let earlier = await earlierChart(of: view) {
-                return Self.html(Self.chartPage(around: earlier.data, of: view, tree: tree, sequence: earlier.sequence))
+                return Self.html(Self.chartPage(around: earlier.data, of: view, tree: tree, sequence: earlier.sequence, myself: myself))
             }
             let data = try await chartData(of: tree, snapshot: view.snapshot, hidingLiving: view.hidesLiving)
-            return Self.html(Self.chartPage(around: data, of: view, tree: tree, sequence: view.sequence))
+            return Self.html(Self.chartPage(around: data, of: view, tree: tree, sequence: view.sequence, myself: myself))
         }
     }
 
@@ -157,8 +158,9 @@ struct WebApp: Sendable {
     }
 
     /// The chart page around its data: the viewer, and for the live page the facts its script
-    /// needs (the user, their role, the version shown, the session's CSRF token) as `data-` attributes.
-    static func chartPage(around data: String, of view: TreeView, tree: String, sequence: Int64) -> String {
+    /// needs (the user, their role, the version shown, the session's CSRF token, the person they
+    /// said is them) as `data-` attributes.
+    static func chartPage(around data: String, of view: TreeView, tree: String, sequence: Int64, myself: String? = nil) -> String {
         var renderer = HTMLRenderer(assets: pageAssets)
         renderer.pageData = [
             "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(sequence),
@@ -166,6 +168,7 @@ struct WebApp: Sendable {
         ]
         if sequence < view.sequence { renderer.pageData["earlier"] = "true" }
         if view.hidesLiving { renderer.pageData["hides-living"] = "true" }
+        if let myself { renderer.pageData["myself"] = myself }
         return renderer.page(around: data, title: "\(tree)’s family tree")
     }
 

@@ -409,12 +409,23 @@ enum WebAssets {
 
       // MARK: This is me
 
-      // The user's own person in this tree, kept by this browser: the card says how everyone else is
-      // related to them, and the chart opens on them.
-      const meKey = "familytree.me." + me + "." + tree;
-      const storage = (() => { try { return window.localStorage; } catch (error) { return null; } })();
-      let myself = storage ? storage.getItem(meKey) : null;
+      // The user's own person in this tree, kept with their account (so every device knows it): the
+      // card says how everyone else is related to them, and the chart opens on them. A person this
+      // browser kept before the account could is said to the server once, then forgotten here.
+      let myself = facts.myself || null;
       if (myself && !viewer.person(myself)) { myself = null; }
+      (function moveFromThisBrowser() {
+        const key = "familytree.me." + me + "." + tree;
+        let storage = null;
+        try { storage = window.localStorage; } catch (error) { return; }
+        const kept = storage ? storage.getItem(key) : null;
+        if (!kept) { return; }
+        storage.removeItem(key);
+        if (!myself && viewer.person(kept)) {
+          myself = kept;
+          call("PUT", "/myself", { member: kept });
+        }
+      })();
       const relationCache = new Map();
       async function relationTo(id) {
         const key = shown + " " + myself + " " + id;
@@ -429,9 +440,11 @@ enum WebAssets {
         const line = element("p", "", "relation");
         line.id = "card-relation";
         name.after(line);
-        const meButton = button(myself === id ? "This is not me" : "This is me", () => {
-          myself = myself === id ? null : id;
-          if (storage) { if (myself) { storage.setItem(meKey, myself); } else { storage.removeItem(meKey); } }
+        const meButton = button(myself === id ? "This is not me" : "This is me", async () => {
+          const chosen = myself === id ? null : id;
+          const answer = await call("PUT", "/myself", { member: chosen });
+          if (answer.status !== 200) { say("Not saved: " + messageOf(answer), true); return; }
+          myself = chosen;
           say(myself ? "The card now says how each person is related to you." : "No one is you in this tree now.");
           viewer.select(id);
         }, "quiet me");

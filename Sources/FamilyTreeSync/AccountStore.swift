@@ -129,6 +129,12 @@ package protocol AccountStore: Sendable {
     func setHidesLiving(_ hides: Bool, tree: String, user: String) async throws
     /// The users whose share of `tree` hides living people.
     func usersHidingLiving(in tree: String) async throws -> Set<String>
+
+    /// The member of `tree` that `user` said is them ("this is me"), kept with the account so
+    /// every device they sign in on knows it; `nil` when they said none.
+    func ownPerson(tree: String, user: String) async throws -> String?
+    /// Says which member of `tree` is `user` (`nil`: none).
+    func setOwnPerson(_ member: String?, tree: String, user: String) async throws
 }
 
 /// The accounts in the embedded store's SQLite file, beside its documents (tables `server_*`).
@@ -174,6 +180,12 @@ package final class SQLiteAccountStore: AccountStore {
                 CREATE TABLE IF NOT EXISTS server_private_shares (
                     tree TEXT NOT NULL,
                     user TEXT NOT NULL,
+                    PRIMARY KEY (tree, user)
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS server_own_people (
+                    tree TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    member TEXT NOT NULL,
                     PRIMARY KEY (tree, user)
                 ) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS server_sign_in_failures (
@@ -340,6 +352,24 @@ package final class SQLiteAccountStore: AccountStore {
 
     package func usersHidingLiving(in tree: String) async throws -> Set<String> {
         try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT user FROM server_private_shares WHERE tree = ?", arguments: [tree])) }
+    }
+
+    package func ownPerson(tree: String, user: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT member FROM server_own_people WHERE tree = ? AND user = ?", arguments: [tree, user])
+        }
+    }
+
+    package func setOwnPerson(_ member: String?, tree: String, user: String) async throws {
+        try await pool.write { db in
+            if let member {
+                try db.execute(
+                    sql: "INSERT INTO server_own_people (tree, user, member) VALUES (?, ?, ?) ON CONFLICT (tree, user) DO UPDATE SET member = excluded.member",
+                    arguments: [tree, user, member])
+            } else {
+                try db.execute(sql: "DELETE FROM server_own_people WHERE tree = ? AND user = ?", arguments: [tree, user])
+            }
+        }
     }
 
     private static func credential(_ row: Row) -> CredentialRecord {

@@ -369,5 +369,45 @@ import TestSupport
         try await alice.unshare(tree: "alice", as: "alice", member: "carol")
         #expect(try await server.send("GET", carols).status == 404)
     }
+
+    @Test func thePersonAUserSaysIsThemIsKeptWithTheAccountOnEveryDevice() async throws {
+        let (server, tokens) = try await family()
+        func say(_ member: String?, as user: String, headers: [String: String] = [:]) async throws -> Int {
+            let body = member.map { #"{"member":\#(String(decoding: try! JSONEncoder().encode($0), as: UTF8.self))}"# } ?? #"{"member":null}"#
+            return try await server.send("PUT", "/trees/alice/myself", body: body, token: tokens[user], headers: headers).status
+        }
+        func pageSays(_ token: String?, headers: [String: String] = [:]) async throws -> String? {
+            let page = try await server.send("GET", "/trees/alice", token: token, headers: headers).body
+            guard let start = page.range(of: #"data-myself=""#) else { return nil }
+            return String(page[start.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(try await pageSays(tokens["vera"]) == nil, "no one said yet")
+        // A viewer may say who she is: it changes no one's tree.
+        #expect(try await say("cy", as: "vera") == 200)
+        #expect(try await pageSays(tokens["vera"]) == "cy")
+        #expect(try await pageSays(tokens["bob"]) == nil, "it is vera's, not the tree's")
+        // Another device: a browser session signed in afresh reads it from the account.
+        let signIn = try await server.send("POST", "/api/v1/session", body: #"{"user":"vera","password":"correct horse"}"#)
+        let cookie = String(try #require(signIn.headers["set-cookie"]).split(separator: ";")[0])
+        let csrf = try #require(signIn.field("csrfToken"))
+        #expect(try await pageSays(nil, headers: ["Cookie": cookie]) == "cy")
+        // The session changes it only with its CSRF token; then the other device sees the change.
+        #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":"ann"}"#, headers: ["Cookie": cookie]).status == 403)
+        #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":"ann"}"#, headers: ["Cookie": cookie, "X-CSRF-Token": csrf]).status == 200)
+        #expect(try await pageSays(tokens["vera"]) == "ann")
+        // Relationship words from her person, as the card asks them.
+        let words = try await server.send("GET", "/trees/alice/relation?from=ann&to=cy", token: tokens["vera"])
+        #expect(words.field("words") == "child", "\(words.body)")
+        // None, and refusals: someone not in the tree, hostile text, no role, not signed in, a malformed body.
+        #expect(try await say(nil, as: "vera") == 200)
+        #expect(try await pageSays(tokens["vera"]) == nil)
+        #expect(try await say("nobody", as: "bob") == 404)
+        #expect(try await say(#""><script>alert(1)</script>"#, as: "bob") == 404)
+        #expect(try await say("ann", as: "dave") == 403)
+        #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":"ann"}"#).status == 401)
+        #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":5}"#, token: tokens["bob"]).status == 400)
+        #expect(try await server.send("PUT", "/trees/alice/myself", body: "not json", token: tokens["bob"]).status == 400)
+        #expect(try await pageSays(tokens["bob"]) == nil, "nothing refused was kept")
+    }
 }
 #endif

@@ -145,5 +145,25 @@ struct ServerPostgresTests {
         let read = try psql("postgres://\(mallory):pw-\(mallory)@\(Self.hostAndDatabase)", "SELECT count(*) FROM familytree_server_private_shares")
         #expect(read.status != 0 && read.stderr.contains("permission denied"))
     }
+
+    @Test func thePersonEachUserSaysIsThemIsTheDatabasesOnEveryServer() async throws {
+        let url = try await serverLogin()
+        let first = try await RunningServer(postgresURL: url)
+        let second = try await RunningServer(postgresURL: url)
+        let alice = name("alice")
+        let (aliceStore, aliceToken) = try await first.user(alice)
+        _ = try await aliceStore.push(user: alice, tree: alice, [
+            DocumentWrite(key: DocumentKey(.familyTree, "m1"), body: #"{"firstName":"Annabel","id":"m1"}"#, baseVersion: 0),
+        ])
+        #expect(try await first.send("PUT", "/trees/\(alice)/myself", body: #"{"member":"m1"}"#, token: aliceToken).status == 200)
+        #expect(try await second.send("GET", "/trees/\(alice)", token: aliceToken).body.contains(#"data-myself="m1""#))
+        #expect(try await second.send("PUT", "/trees/\(alice)/myself", body: #"{"member":null}"#, token: aliceToken).status == 200)
+        #expect(!(try await first.send("GET", "/trees/\(alice)", token: aliceToken).body.contains("data-myself")))
+        // The server's table: a user's own login cannot read it.
+        let mallory = name("mallory")
+        try await PostgresAdmin.createUser(mallory, password: "pw-\(mallory)", adminURL: Self.adminURL)
+        let read = try psql("postgres://\(mallory):pw-\(mallory)@\(Self.hostAndDatabase)", "SELECT count(*) FROM familytree_server_own_people")
+        #expect(read.status != 0 && read.stderr.contains("permission denied"))
+    }
 }
 #endif

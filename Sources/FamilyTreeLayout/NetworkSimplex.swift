@@ -9,7 +9,8 @@
 ///
 /// Cut values are kept as subtree sums: the cut value of the edge above a subtree is the subtree's
 /// total out-weight minus its in-weight (edges inside cancel), signed by the edge's direction. An
-/// exchange renumbers only the subtree under the lowest common ancestor of the entering edge.
+/// exchange renumbers only the subtree under the lowest common ancestor of the entering edge, and
+/// of it only the parts the exchange changed.
 struct NetworkSimplex {
     struct Edge: Hashable {
         var tail: Int
@@ -23,6 +24,9 @@ struct NetworkSimplex {
     private(set) var rank: [Int]
     /// Exchanges made by `solve`.
     private(set) var exchanges = 0
+    /// Renumbers the whole subtree under the common ancestor after each exchange, as the method
+    /// is written, instead of only its changed parts: for tests to check the shortcut against.
+    var renumbersWholeSubtrees = false
 
     private let incident: CompactGraph.Rows
     /// Out-weight minus in-weight of each node.
@@ -40,6 +44,8 @@ struct NetworkSimplex {
     private var searchStart = 0
     /// Scratch for `renumber`'s walk, kept between calls.
     private var walk: [(node: Int, next: Int)] = []
+    /// Scratch for `renumber`: the nodes by their numbers before it.
+    private var oldNodeAtLim: [Int] = []
 
     /// A problem on `nodeCount` nodes starting from ranks that satisfy every edge.
     init(nodeCount: Int, edges: [Edge], feasibleRanks: [Int]) {
@@ -155,11 +161,22 @@ struct NetworkSimplex {
     }
 
     /// Postorder numbers, parent edges and subtree sums below `top`, numbering from `firstLim`.
-    private mutating func renumber(subtreeOf top: Int, firstLim: Int) {
+    ///
+    /// After an exchange, `changedAt` holds the old postorder numbers of the nodes whose subtrees
+    /// the exchange changed. A subtree under the same parent edge holding none of them is the
+    /// same subtree, numbered the same way: it is moved to its new first number without a walk
+    /// (read from a copy of the old numbering, as the new one overwrites it). Renumbering every
+    /// node under the common ancestor was most of the ranking's time on large trees.
+    private mutating func renumber(subtreeOf top: Int, firstLim: Int, changedAt: [Int] = []) {
         var nextLim = firstLim
         var stack = walk
         walk = []
         defer { walk = stack }
+        let oldFirst = low[top]
+        if !changedAt.isEmpty {
+            oldNodeAtLim.removeAll(keepingCapacity: true)
+            oldNodeAtLim.append(contentsOf: nodeAtLim[low[top]...lim[top]])
+        }
         stack.removeAll(keepingCapacity: true)
         stack.append((node: top, next: incident.start[top]))
         low[top] = firstLim
@@ -170,6 +187,20 @@ struct NetworkSimplex {
                 let edge = incident.items[next]
                 guard inTree[edge], edge != parentEdge[node] else { continue }
                 let child = other(edge, than: node)
+                if !changedAt.isEmpty, parentEdge[child] == edge, !changedAt.contains(where: { low[child] <= $0 && $0 <= lim[child] }) {
+                    let (first, last) = (low[child], lim[child]), shift = nextLim - first
+                    if shift != 0 {
+                        for number in first...last {
+                            let moved = oldNodeAtLim[number - oldFirst]
+                            low[moved] += shift
+                            lim[moved] += shift
+                            nodeAtLim[number + shift] = moved
+                        }
+                    }
+                    nextLim = last + shift + 1
+                    subtreeNet[node] += subtreeNet[child]
+                    continue
+                }
                 parentEdge[child] = edge
                 low[child] = nextLim
                 subtreeNet[child] = netWeight[child]
@@ -261,13 +292,17 @@ struct NetworkSimplex {
         if shift != 0 {
             for number in low[node]...lim[node] { rank[nodeAtLim[number]] += shift }
         }
-        var ancestor = other(leaving, than: node)
+        let oldParent = other(leaving, than: node)
+        var ancestor = oldParent
         while !(subtree(of: ancestor, contains: edges[entering].tail) && subtree(of: ancestor, contains: edges[entering].head)) {
             ancestor = other(parentEdge[ancestor], than: ancestor)
         }
         inTree[leaving] = false
         inTree[entering] = true
-        renumber(subtreeOf: ancestor, firstLim: low[ancestor])
+        // The subtrees that changed hold the old parent (it lost the cut-off part), the entering
+        // edge's end outside (it gained it), or its end inside (the cut-off part hangs from it now).
+        let changed = renumbersWholeSubtrees ? [] : [lim[oldParent], lim[edges[entering].tail], lim[edges[entering].head]]
+        renumber(subtreeOf: ancestor, firstLim: low[ancestor], changedAt: changed)
     }
 
     /// Shifts each tree so its least rank is 0.

@@ -58,6 +58,34 @@ import FamilyTree
         #expect(Self.cost(simplex.rank, edges) == Self.bruteForceOptimum(nodeCount: nodeCount, edges: edges, limit: nodeCount + 1))
     }
 
+    /// Renumbering only the parts of the tree an exchange changed gives exactly what renumbering
+    /// the whole subtree gives: the same exchanges, the same ranks, also when stopped early.
+    @Test(arguments: 1...12)
+    func renumberingOnlyWhatChangedMatchesRenumberingEverything(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let nodeCount = 150 + Int(random.next() % 250)
+        // Acyclic by a random order of the nodes; a few parts left unconnected.
+        var order = Array(0..<nodeCount)
+        for index in order.indices.reversed() { order.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+        var edges: [Edge] = []
+        for position in 1..<nodeCount where random.next() % 8 != 0 {
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let tail = order[Int(random.next() % UInt64(position))]
+                edges.append(Edge(tail: tail, head: order[position], minLength: Int(random.next() % 3), weight: 1 + Int(random.next() % 5)))
+            }
+        }
+        let start = Self.longestPath(nodeCount: nodeCount, edges: edges)
+        for limit in [10_000, 25] {
+            var shortcut = NetworkSimplex(nodeCount: nodeCount, edges: edges, feasibleRanks: start)
+            shortcut.solve(maxExchanges: limit)
+            var whole = NetworkSimplex(nodeCount: nodeCount, edges: edges, feasibleRanks: start)
+            whole.renumbersWholeSubtrees = true
+            whole.solve(maxExchanges: limit)
+            #expect(shortcut.exchanges == whole.exchanges && shortcut.exchanges > 0)
+            #expect(shortcut.rank == whole.rank)
+        }
+    }
+
     @Test func negativeMinimumLengthsMeasureDistancesBetweenOffsets() {
         // Node 2 must stand at most 5 left of node 0's and node 1's offsets: the cost is then the
         // distance |(x0 + 5) - (x1 + 0)|, least when x1 = x0 + 5; nodes 0 and 1 are kept 3 apart.

@@ -209,6 +209,15 @@ try:
     seen["carolsOwnCard"] = wait_for(carol, "const r = document.getElementById('card-relation'); return r && r.textContent && [r.textContent, document.querySelectorAll('#card .card-actions button').length]", 5)
     screenshot(carol, "live-me-360.png")
 
+    # 5c. A person an older page kept in Vera's browser moves to her account once, then opens on her anywhere.
+    vera.execute_script("window.localStorage.setItem('familytree.me.vera.alice', 'ben')")
+    vera.get(arguments.server + "/trees/alice")
+    wait_for(vera, "return window.familyTreeViewer && window.familyTreeViewer.firstFrameAt !== null")
+    wait_for(vera, "return window.localStorage.getItem('familytree.me.vera.alice') === null", 10)
+    vera.get(arguments.server + "/trees/alice")
+    wait_for(vera, "return window.familyTreeViewer && window.familyTreeViewer.firstFrameAt !== null")
+    seen["veraMoved"] = vera.execute_script("return document.body.dataset.myself || null")
+
     # 6. Vera, a viewer: the changes, no way to make one, and a forged request refused.
     select(vera, "ann")
     seen["veraActions"] = vera.execute_script("return document.querySelectorAll('.card-actions button, #undo').length")

@@ -408,6 +408,16 @@ import TestSupport
         #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":5}"#, token: tokens["bob"]).status == 400)
         #expect(try await server.send("PUT", "/trees/alice/myself", body: "not json", token: tokens["bob"]).status == 400)
         #expect(try await pageSays(tokens["bob"]) == nil, "nothing refused was kept")
+
+        // A person whose id is hostile text: said, and written into the page as an attribute's text.
+        let hostile = #"x" onload="alert(1)"><img src=x>"#
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["firstName": "Hostile", "id": hostile]), as: UTF8.self)
+        let alice = ServerDocumentStore(address: try ServerAddress(server.address), user: "alice", token: tokens["alice"]!)
+        _ = try await alice.push(user: "alice", tree: "alice", [DocumentWrite(key: DocumentKey(.familyTree, hostile), body: body, baseVersion: 0)])
+        #expect(try await say(hostile, as: "bob") == 200)
+        let page = try await server.send("GET", "/trees/alice", token: tokens["bob"]).body
+        #expect(page.contains(#"data-myself="x&quot; onload=&quot;alert(1)&quot;&gt;&lt;img src=x&gt;""#), "escaped in its attribute")
+        #expect(!page.contains(#"onload="alert"#) && !page.contains("<img src=x>"))
     }
 }
 #endif

@@ -231,6 +231,7 @@ import TestSupport
         #expect(seen["hostileInBobsCard"] as? Bool == true)
         #expect(seen["injected"] as? [NSNull] != nil && seen["strayImages"] as? Int == 0, "\(seen["injected"] ?? "")")
         #expect(seen["carolsMother"] as? String == "Your mother", "\(seen["carolsMother"] ?? "")")
+        #expect(seen["veraMoved"] as? String == "ben", "a person kept by an older page moves to the account: \(seen["veraMoved"] ?? "")")
         #expect(seen["carolOpensOn"] as? String == "cy")
         #expect((seen["carolsOwnCard"] as? [Any])?.first as? String == "This is you" && (seen["carolsOwnCard"] as? [Any])?.last as? Int == 5,
                 "the first card has what the live page adds: \(seen["carolsOwnCard"] ?? "")")

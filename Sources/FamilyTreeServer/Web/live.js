@@ -122,11 +122,9 @@
     try { storage = window.localStorage; } catch (error) { return; }
     const kept = storage ? storage.getItem(key) : null;
     if (!kept) { return; }
-    storage.removeItem(key);
-    if (!myself && viewer.person(kept)) {
-      myself = kept;
-      call("PUT", "/myself", { member: kept });
-    }
+    if (myself || !viewer.person(kept)) { storage.removeItem(key); return; }
+    myself = kept;
+    call("PUT", "/myself", { member: kept }).then(answer => { if (answer.status === 200) { storage.removeItem(key); } });
   })();
   const relationCache = new Map();
   async function relationTo(id) {

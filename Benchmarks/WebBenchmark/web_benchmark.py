@@ -19,12 +19,13 @@ One server on the embedded store in a scratch folder; for each size a user with 
   EDITS edits are saved one after another over HTTP, as the page's own script saves them; for each,
   the time until the other browser has drawn the changed tree, and until each scripted client has
   heard of it."""
-import argparse, json, os, socket, subprocess, tempfile, threading, time, urllib.request
+import argparse, json, os, socket, tempfile, threading, time, urllib.request
 from urllib.parse import urlparse
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../Tests/Browser"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../ViewerBenchmark"))
 import chromium
+from scratch_server import ScratchServer
 from motion import MOTION, percentile
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -42,17 +43,6 @@ TRANSFERRED = """
 return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
   .reduce((sum, entry) => sum + (entry.transferSize || 0), 0);
 """
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def cli(home, args, stdin=""):
-    return subprocess.run([binary] + args, input=stdin, text=True, capture_output=True, check=True,
-                          env={**os.environ, "FAMILYTREE_HOME": home}).stdout
 
 
 class Listener(threading.Thread):
@@ -100,32 +90,14 @@ def open_chart(driver, address, tree):
 
 
 with tempfile.TemporaryDirectory() as folder:
-    port, home = free_port(), os.path.join(folder, "home-admin")
-    store = "sqlite:" + os.path.join(folder, "store.sqlite")
     log = open(os.environ.get("WEB_BENCHMARK_SERVER_LOG", os.path.join(folder, "server.log")), "w")
-    server = subprocess.Popen([binary, "serve", "--store", store, "--port", str(port), "--bcrypt-cost", "4", "--admin", "admin"],
-                              stdin=subprocess.PIPE, stdout=log, stderr=log, text=True, env={**os.environ, "FAMILYTREE_HOME": home})
-    server.stdin.write("the admin's password\n")
-    server.stdin.close()
-    address = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(address + "/healthz").read()
-            break
-        except OSError:
-            time.sleep(0.1)
+    server = ScratchServer(binary, folder, log)
+    address = server.address
     opened, rounds = [], []
     try:
         for members in [int(size) for size in arguments.sizes.split(",") if size]:
             user, password = f"t{members}", "the user's password"
-            user_home = os.path.join(folder, "home-" + user)
-            cli(home, ["serve", "add-user", user, "--store", store], password + "\n")
-            cli(user_home, ["login", address, "--user", user], password + "\n")
-            tree = os.path.join(folder, f"tree-{members}.json")
-            cli(user_home, ["generate", "--members", str(members), "--seed", "1", "-o", tree])
-            cli(user_home, ["sync", "push", tree, "--store", address, "--new-tree"])
-            # credentials.json: {server address: {"token": …, "tokenID": …, "user": …}}
-            token = json.load(open(os.path.join(user_home, "credentials.json")))[address]["token"]
+            token = server.user_with_tree(user, password, members)
 
             driver = chromium.start(1280, 800)
             driver.set_script_timeout(120)
@@ -183,8 +155,7 @@ with tempfile.TemporaryDirectory() as folder:
             finally:
                 driver.quit()
     finally:
-        server.terminate()
-        server.wait(30)
+        server.stop()
 
     print("| members | first frame, first open | again | after a relative's edit | the edit drawn | on the wire | frame p50 | frame p95 | frame max |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -203,10 +203,10 @@ public struct HTMLRenderer: Sendable {
         if let start = HTMLRenderer.startingMember(in: graph, layout: layout) { writer.append("\(start)") } else { writer.append("null") }
         writer.append(",\"m\":[")
         let context = MemberContext(graph)
-        for (position, box) in layout.boxes.enumerated() {
-            if position > 0 { writer.append(",") }
-            writeMember(box, of: graph, context: context, into: &writer)
-            try writer.flushIfFull()
+        // A member's entry is the most work here (its label, its card): written on every core.
+        try writer.appendRecords(layout.boxes.indices) { [self] position, part in
+            if position > 0 { part.append(",") }
+            writeMember(layout.boxes[position], of: graph, context: context, into: &part)
         }
         writer.append("],\"u\":[")
         for (position, point) in layout.unions.enumerated() {
@@ -274,7 +274,7 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// What every member's entry reads from the whole tree.
-    private struct MemberContext {
+    private struct MemberContext: Sendable {
         let crossChildren: Set<String>
         let wording: EventWording
         let media: MediaCatalog

@@ -154,9 +154,11 @@ extension WebApp {
         var hasher = Hasher()
         let graph = prepared.graph
         hasher.combine(graph.members.count)
-        for member in graph.members {
+        // Sizing a box wraps its name: done on every core, hashed in order.
+        let labeler = prepared.labeler
+        let sizes = Parallel.mapInChunks(graph.members.indices, chunkSize: 4_096) { labeler.boxSize(for: graph.members[$0]) }
+        for (member, size) in zip(graph.members, sizes) {
             hasher.combine(member.id)
-            let size = prepared.labeler.boxSize(for: member)
             hasher.combine(size.width)
             hasher.combine(size.height)
             hasher.combine(member.sex)

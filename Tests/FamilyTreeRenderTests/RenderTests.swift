@@ -137,6 +137,23 @@ func isWellFormedXML(_ text: String) -> Bool {
         #expect(svg.components(separatedBy: "<text class=\"name\"").count - 1 == 2)
         #expect(svg.contains("<text class=\"detail\"") && svg.contains(">b. 1732</text>"))
     }
+
+    @Test func theShortcutForPlainNamesTakesOnlyNamesThatSplittingWouldLeaveAlone() {
+        let plain = ["Al", "Ann Lee", "O'Brien-Smith Jr.", "x\" onload=\"y", "A B C D"]
+        let other = ["", " ", "Ann  Lee", " Ann", "Ann ", "Ann\tLee", "Ann\nLee", "Ann\u{7F}", "Ann\u{0}", "Zoë Ray", "Ann\u{A0}Lee", "Ann\u{2028}Lee"]
+        for text in plain { #expect(Labeler.isPlainASCIIWords(text), "\(text.debugDescription)") }
+        for text in other { #expect(!Labeler.isPlainASCIIWords(text), "\(text.debugDescription)") }
+        // Whatever the shortcut takes, splitting on whitespace and joining would have given too.
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Bo", " ", "  ", "\t", "\n", "é", "\u{85}", "\u{A0}", "\u{7F}", "-", "<", "\u{0}"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if Labeler.isPlainASCIIWords(text) {
+                #expect(text.split(whereSeparator: \.isWhitespace).joined(separator: " ") == text, "\(text.debugDescription)")
+            }
+            #expect(Labeler.wrapped(text, fontSize: 13).allSatisfy { !$0.contains(where: \.isNewline) && !$0.contains("\t") }, "\(text.debugDescription)")
+        }
+    }
 }
 
 @Suite struct LayoutJSONTests {

@@ -45,6 +45,8 @@ extension WebApp {
         }
     }
 
+    static let serverTiming = HTTPField.Name("Server-Timing")!
+
     static func treeID(_ context: ServerRequestContext) throws -> String {
         let tree = context.parameters.get("tree") ?? ""
         guard UserID.isValid(tree) else { throw APIFailure.invalid(UserID.rule(tree)) }
@@ -79,8 +81,21 @@ extension WebApp {
         if let since, let patch = try await chartPatch(of: tree, since: since, snapshot: snapshot, hidingLiving: hidesLiving) {
             return Self.json(#"{"sequence":\#(snapshot.sequence),"patch":\#(patch)}"#)
         }
+        let ready = await live.chart(of: Self.chartKey(of: tree, hidingLiving: hidesLiving), at: snapshot.sequence, day: Self.today) != nil
+        let started = ContinuousClock.now
         let data = try await chartData(of: tree, snapshot: snapshot, hidingLiving: hidesLiving)
-        return Self.json(#"{"sequence":\#(snapshot.sequence),"data":\#(data)}"#)
+        var response = Self.json(#"{"sequence":\#(snapshot.sequence),"data":\#(data)}"#)
+        // Whether this request found the chart made (after a change, in the background) or waited
+        // for it, as browsers' developer tools show it.
+        let waited = ContinuousClock.now - started
+        response.headers[Self.serverTiming] = ready ? #"chart;desc="ready""# : #"chart;desc="made";dur=\#(Int((waited / .milliseconds(1)).rounded()))"#
+        return response
+    }
+
+    /// Makes the tree's chart as `user` sees it, unless it is made already: for the next page.
+    func prepareChart(of tree: String, as user: String) async throws {
+        let snapshot = try await snapshot(of: tree, as: user)
+        _ = try await chartData(of: tree, snapshot: snapshot, hidingLiving: try await hidesLiving(from: user, in: tree))
     }
 
     /// The chart's data for the tree as `snapshot` has it (living people hidden or not): laid out

@@ -64,6 +64,12 @@ actor LiveTrees {
     private var nextListener = 0
     private var saving: Set<String> = []
     private var waitingToSave: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Makes a tree's chart as a user sees it, ready for the next page (`prepareCharts`).
+    typealias ChartPreparer = @Sendable (_ tree: String, _ user: String) async -> Void
+    private var preparer: (quiet: Duration, prepare: ChartPreparer)?
+    /// The trees changed since their chart was last prepared: when, and by whom, last.
+    private var settling: [String: (last: ContinuousClock.Instant, user: String)] = [:]
+    private(set) var chartsPrepared = 0
     private var undos: [String: (user: String, tree: String, edits: [BrowserEdit])] = [:]
     private var undoOrder: [String] = []
     private static let maximumUndos = 10_000
@@ -243,9 +249,43 @@ actor LiveTrees {
         if listeners[tree]?.isEmpty == true { listeners[tree] = nil }
     }
 
-    /// Tells every page listening to `tree`.
+    /// Tells every page listening to `tree`, and has its chart prepared once changes stop.
     func publish(_ change: Change, to tree: String) {
         for continuation in (listeners[tree] ?? [:]).values { continuation.yield(.change(change)) }
+        if let user = change.by { changed(tree, by: user) }
+    }
+
+    // MARK: Preparing charts
+
+    /// From now on, a tree that goes `quiet` without a change after one saved here has its chart
+    /// made by `prepare` (as the user who changed it last), so the next page opened on it does
+    /// not wait for a large tree's layout.
+    func prepareCharts(after quiet: Duration, with prepare: @escaping ChartPreparer) {
+        preparer = (quiet, prepare)
+    }
+
+    private func changed(_ tree: String, by user: String) {
+        guard preparer != nil else { return }
+        let waiting = settling[tree] != nil
+        settling[tree] = (.now, user)
+        guard !waiting else { return }
+        Task.detached(priority: .utility) { await self.prepareOnceQuiet(tree) }
+    }
+
+    /// Waits for `tree` to go quiet, prepares its chart, and again while changes came meanwhile.
+    private func prepareOnceQuiet(_ tree: String) async {
+        guard let (quiet, prepare) = preparer else { return }
+        while let last = settling[tree] {
+            let quietFrom = last.last + quiet
+            guard ContinuousClock.now >= quietFrom else {
+                try? await Task.sleep(until: quietFrom)
+                continue
+            }
+            await prepare(tree, last.user)
+            chartsPrepared += 1
+            // A change saved while it was made (the actor is free meanwhile) is waited for again.
+            if settling[tree]?.last == last.last { settling[tree] = nil }
+        }
     }
 
     // MARK: Undo

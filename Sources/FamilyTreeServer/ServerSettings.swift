@@ -39,6 +39,10 @@ public struct ServerSettings: Sendable {
     /// How long a page opened on a changed tree waits for its new chart before it opens on the
     /// chart of the version before (and draws the change when it is laid out).
     public var earlierChartAfter = Duration.milliseconds(400)
+    /// How long a tree goes without a change before its chart is laid out in the background, for
+    /// the next page opened on it (a push of a large tree comes as many batches: laid out once,
+    /// after the last). `nil`: only when a page asks.
+    public var prepareChartsAfterQuiet: Duration? = .milliseconds(500)
 
     public init() {}
 

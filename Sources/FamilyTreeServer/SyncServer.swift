@@ -73,7 +73,11 @@ public struct SyncServer: Sendable {
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(APIMiddleware(maximumBodyBytes: settings.maximumBodyBytes, behindProxy: settings.behindProxy))
         router.get("/healthz") { _, _ in "ok\n" }
-        WebApp(store: store, accounts: accounts, fairShare: fairShare, live: live).register(on: router)
+        let web = WebApp(store: store, accounts: accounts, fairShare: fairShare, live: live)
+        web.register(on: router)
+        if let quiet = settings.prepareChartsAfterQuiet {
+            await live.prepareCharts(after: quiet) { tree, user in try? await web.prepareChart(of: tree, as: user) }
+        }
         // Compact JSON, keys in the order of the document's schema (not sorted: sorting a page of
         // 5,000 documents' keys costs more than reading them from the database).
         try api.registerHandlers(on: router, serverURL: URL(string: "/api/v1")!, configuration: .init(jsonEncodingOptions: []))

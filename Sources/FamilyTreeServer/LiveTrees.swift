@@ -69,7 +69,6 @@ actor LiveTrees {
     private var preparer: (quiet: Duration, prepare: ChartPreparer)?
     /// The trees changed since their chart was last prepared: when, and by whom, last.
     private var settling: [String: (last: ContinuousClock.Instant, user: String)] = [:]
-    private(set) var chartsPrepared = 0
     private var undos: [String: (user: String, tree: String, edits: [BrowserEdit])] = [:]
     private var undoOrder: [String] = []
     private static let maximumUndos = 10_000
@@ -282,7 +281,6 @@ actor LiveTrees {
                 continue
             }
             await prepare(tree, last.user)
-            chartsPrepared += 1
             // A change saved while it was made (the actor is free meanwhile) is waited for again.
             if settling[tree]?.last == last.last { settling[tree] = nil }
         }

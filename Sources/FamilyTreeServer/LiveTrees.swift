@@ -258,7 +258,8 @@ actor LiveTrees {
 
     /// From now on, a tree that goes `quiet` without a change after one saved here has its chart
     /// made by `prepare` (as the user who changed it last), so the next page opened on it does
-    /// not wait for a large tree's layout.
+    /// not wait for a large tree's layout. A tree with pages listening is left to them: they ask
+    /// for what they draw (a patch, after a note is saved, where a whole chart would be wasted).
     func prepareCharts(after quiet: Duration, with prepare: @escaping ChartPreparer) {
         preparer = (quiet, prepare)
     }
@@ -280,7 +281,7 @@ actor LiveTrees {
                 try? await Task.sleep(until: quietFrom)
                 continue
             }
-            await prepare(tree, last.user)
+            if listeners[tree] == nil { await prepare(tree, last.user) }
             // A change saved while it was made (the actor is free meanwhile) is waited for again.
             if settling[tree]?.last == last.last { settling[tree] = nil }
         }

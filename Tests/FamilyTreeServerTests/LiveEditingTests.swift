@@ -276,6 +276,13 @@ import TestSupport
         #expect(edited.timing == #"chart;desc="ready""#, "\(edited.timing)")
         #expect(edited.sequence > pushed.sequence && edited.body.contains("Child 4"))
 
+        // With a page listening, the page asks for what it draws: nothing is made for it.
+        let listening = try EventStreamReader(address: server.address, path: "/trees/alice/events", headers: ["Authorization": "Bearer \(tokens["carol"]!)"])
+        #expect(try await edit(server, bob, #"{"op":"edit","member":"ann","fields":{"notes":"Seen"}}"#).status == 200)
+        #expect(try listening.next(within: 10)?.name == "change")
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await chart().timing.hasPrefix(#"chart;desc="made""#))
+
         // Without it, the same wait finds nothing made: the page's request waits for the layout.
         var settings = RunningServer.quickSettings
         settings.prepareChartsAfterQuiet = nil

@@ -16,6 +16,9 @@ public struct HTMLRenderer: Sendable {
     public var title: String?
     /// The member the page opens on (centred and selected), unless the URL names another.
     public var openOn: Member.ID?
+    /// Where a page too large to read whole starts (at full size, just under the toolbar), when
+    /// it has no one to open on; `nil`: the eldest of the topmost generation of its largest family.
+    public var start: Member.ID?
     /// The day ages are given on (a day number); `nil` leaves ages out.
     public var today: Int?
     /// Where the page's style sheet and viewer script are: inside it (a file to keep or send), or
@@ -200,7 +203,11 @@ public struct HTMLRenderer: Sendable {
         writer.append(",\"open\":")
         if let openOn, let index = graph.index(of: openOn) { writer.append("\(index)") } else { writer.append("null") }
         writer.append(",\"start\":")
-        if let start = HTMLRenderer.startingMember(in: graph, layout: layout) { writer.append("\(start)") } else { writer.append("null") }
+        if let start = start.flatMap(graph.index(of:)) ?? HTMLRenderer.startingMember(in: graph, layout: layout) {
+            writer.append("\(start)")
+        } else {
+            writer.append("null")
+        }
         writer.append(",\"m\":[")
         let context = MemberContext(graph)
         // A member's entry is the most work here (its label, its card): written on every core.
@@ -404,7 +411,45 @@ extension HTMLRenderer {
     /// partnerships and parenthood), so the reader starts at the top of the tree most of the
     /// people are in. Nil for an empty tree.
     static func startingMember(in graph: FamilyGraph, layout: Layout) -> Int? {
-        guard !graph.members.isEmpty, layout.boxes.count == graph.members.count else { return nil }
+        guard layout.boxes.count == graph.members.count else { return nil }
+        return startingMember(in: graph) { layout.boxes[$0].layer }
+    }
+
+    /// Where `startingMember(in:layout:)` will most likely be once the tree is laid out, found
+    /// without laying it out (a large tree's layout takes seconds): generations counted down from
+    /// the longest line of descendants, which the layout's layers mostly follow.
+    public static func likelyStartingMember(in graph: FamilyGraph) -> Int? {
+        let topology = graph.topology
+        var children = Array(repeating: [Int](), count: graph.members.count)
+        var parentCount = Array(repeating: 0, count: graph.members.count)
+        for (union, partners) in topology.partners.enumerated() {
+            for partner in partners { children[partner] += topology.children[union] }
+            for child in topology.children[union] { parentCount[child] += partners.count }
+        }
+        for link in topology.crossLinks {
+            children[link.parent].append(link.child)
+            parentCount[link.child] += 1
+        }
+        // Parents before children (a valid tree has no cycle; anyone in one would count as a leaf).
+        var order = graph.members.indices.filter { parentCount[$0] == 0 }
+        var next = 0
+        while next < order.count {
+            for child in children[order[next]] {
+                parentCount[child] -= 1
+                if parentCount[child] == 0 { order.append(child) }
+            }
+            next += 1
+        }
+        var descendantLine = Array(repeating: 0, count: graph.members.count)
+        for member in order.reversed() {
+            descendantLine[member] = children[member].map { descendantLine[$0] + 1 }.max() ?? 0
+        }
+        return startingMember(in: graph) { -descendantLine[$0] }
+    }
+
+    /// The eldest of the topmost generation (by `generation`) of the largest family.
+    private static func startingMember(in graph: FamilyGraph, generation: (Int) -> Int) -> Int? {
+        guard !graph.members.isEmpty else { return nil }
         var parent = Array(graph.members.indices)
         func root(_ member: Int) -> Int {
             var current = member
@@ -426,8 +471,8 @@ extension HTMLRenderer {
         for member in graph.members.indices { size[root(member), default: 0] += 1 }
         let largest = size.max { ($0.value, -$0.key) < ($1.value, -$1.key) }!.key
         return graph.members.indices.filter { root($0) == largest }.min { a, b in
-            let (layerA, layerB) = (layout.boxes[a].layer, layout.boxes[b].layer)
-            if layerA != layerB { return layerA < layerB }
+            let (generationA, generationB) = (generation(a), generation(b))
+            if generationA != generationB { return generationA < generationB }
             switch (graph.members[a].siblingOrderDate?.sortKey, graph.members[b].siblingOrderDate?.sortKey) {
             case let (dateA?, dateB?) where dateA != dateB: return dateA < dateB
             case (.some, nil): return true

@@ -66,4 +66,30 @@ import TestSupport
         let empty = try FamilyGraph(json: Array(#"{"members": []}"#.utf8), file: "empty.json")
         #expect(HTMLRenderer.startingMember(in: empty, layout: LayeredLayout().place(empty)) == nil)
     }
+
+    /// A large tree's first picture (drawn before its layout) opens where the laid-out page will.
+    @Test func theLikelyStartIsWhereTheLaidOutPageStarts() throws {
+        var agreed = 0, trees = 0
+        for seed in UInt64(1)...5 {
+            let graph = try FamilyGraph(document: TreeGenerator(memberCount: 300, seed: seed).generate())
+            let layout = LayeredLayout(labeler: Labeler()).place(graph)
+            trees += 1
+            if HTMLRenderer.likelyStartingMember(in: graph) == HTMLRenderer.startingMember(in: graph, layout: layout) { agreed += 1 }
+        }
+        #expect(agreed == trees)
+        let empty = try FamilyGraph(json: Array(#"{"members": []}"#.utf8), file: "empty.json")
+        #expect(HTMLRenderer.likelyStartingMember(in: empty) == nil)
+    }
+
+    /// A page told where to start starts there.
+    @Test func aPageToldWhereToStartStartsThere() throws {
+        let graph = try Paths.exampleGraph()
+        let layout = LayeredLayout(labeler: Labeler()).place(graph)
+        var renderer = HTMLRenderer()
+        renderer.start = "peter"
+        #expect(try renderer.renderData(layout, of: graph).contains("\"start\":\(graph.index(of: "peter")!),"))
+        renderer.start = "nobody"
+        let fallback = try #require(HTMLRenderer.startingMember(in: graph, layout: layout))
+        #expect(try renderer.renderData(layout, of: graph).contains("\"start\":\(fallback),"))
+    }
 }

@@ -100,4 +100,32 @@ enum TestFiles {
         let none = graph.neighbourhood(ofMemberAt: try #require(graph.index(of: "peter")), generations: 0)
         #expect(Set(none.members.map(\.id)) == ["peter", "emily"])
     }
+
+    /// A large tree's first picture: the people nearest one person, whole rings of equally near
+    /// relatives at a time, their partners with them, the person's own ring always.
+    @Test func nearestRelativesComeInWholeRingsWithTheirPartners() throws {
+        let graph = try FamilyGraph(json: try TestFiles.example("family.json"))
+        let peter = try #require(graph.index(of: "peter"))
+        // Parents, children and his wife (one tie away), with their partners: however few are asked for.
+        let ring = graph.nearestRelatives(ofMemberAt: peter, count: 1)
+        #expect(Set(ring.members.map(\.id)) == ["peter", "emily", "karl", "siobhan", "margarethe", "sophie", "jonas"])
+        let everyone = graph.nearestRelatives(ofMemberAt: peter, count: graph.members.count)
+        #expect(everyone.members.count > ring.members.count)
+        #expect(Set(everyone.members.map(\.id)).isSuperset(of: ["anna", "lukas", "zoe"]), "his siblings are two ties away")
+
+        let large = try FamilyGraph(document: TreeGenerator(memberCount: 5_000, seed: 3).generate())
+        let middle = large.members.count / 2
+        let near = large.nearestRelatives(ofMemberAt: middle, count: 300)
+        #expect(near.members.count <= 600 && near.members.count > 1, "\(near.members.count)")
+        #expect(near.index(of: large.members[middle].id) != nil)
+        for relative in large.parents(ofMemberAt: middle) + large.partners(ofMemberAt: middle) {
+            #expect(near.index(of: large.members[relative].id) != nil)
+        }
+        // Every partner of someone kept is kept.
+        for member in near.members.indices {
+            for partner in large.partners(ofMemberAt: try #require(large.index(of: near.members[member].id))) {
+                #expect(near.index(of: large.members[partner].id) != nil)
+            }
+        }
+    }
 }

@@ -25,6 +25,38 @@ extension FamilyGraph {
         return subgraph(keeping: included)
     }
 
+    /// About `count` of the people nearest one person by family ties (parents, children and
+    /// partners, cross-bloodline links both ways), with the partners of everyone kept: rings of
+    /// people equally many ties away are taken whole, nearest first, while they fit, and the
+    /// person's own ring always. What is around someone in the whole chart, for a first picture
+    /// of a tree too large to lay out at once.
+    public func nearestRelatives(ofMemberAt root: Int, count: Int) -> FamilyGraph {
+        let parents = parentLists(), children = childLists()
+        var included = Array(repeating: false, count: members.count)
+        included[root] = true
+        var kept = 1, ring = [root], distance = 0
+        while !ring.isEmpty {
+            var following: [Int] = []
+            for member in ring {
+                for relative in parents[member] + children[member] + partners(ofMemberAt: member) where !included[relative] {
+                    included[relative] = true
+                    following.append(relative)
+                }
+            }
+            distance += 1
+            if distance > 1, kept + following.count > count {
+                for member in following { included[member] = false }
+                break
+            }
+            kept += following.count
+            ring = following
+        }
+        for member in members.indices where included[member] {
+            for partner in partners(ofMemberAt: member) { included[partner] = true }
+        }
+        return subgraph(keeping: included)
+    }
+
     /// The graph restricted to the members where `keep` is true; unions lose absent partners and
     /// children, and with `droppingLoneFamilies` a union left with one partner and no child goes.
     public func subgraph(keeping keep: [Bool], droppingLoneFamilies: Bool = false) -> FamilyGraph {

@@ -521,6 +521,27 @@ enum HTMLViewer {
         originX = m[2] + m[4] / 2 - width / 2 / scale; originY = m[3] + m[5] / 2 - height / 2 / scale;
         dirty = true;
       }
+      // The person a reloaded chart keeps in place: the selected one when on screen, else `preferred`
+      // (an index) when on screen, else the one whose box's middle is nearest the screen's; with where
+      // that middle is on screen.
+      function personInView(preferred) {
+        const onScreen = index => {
+          const m = members[index];
+          return { id: m[0], x: (m[2] + m[4] / 2 - originX) * scale, y: (m[3] + m[5] / 2 - originY) * scale };
+        };
+        for (const candidate of [selected, preferred]) {
+          if (candidate === undefined || candidate < 0) { continue; }
+          const place = onScreen(candidate);
+          if (place.x >= 0 && place.x <= width && place.y >= 0 && place.y <= height) { return place; }
+        }
+        let nearest = -1, best = Infinity;
+        const middleX = originX + width / 2 / scale, middleY = originY + height / 2 / scale;
+        for (let index = 0; index < members.length; index += 1) {
+          const m = members[index], dx = m[2] + m[4] / 2 - middleX, dy = m[3] + m[5] / 2 - middleY, distance = dx * dx + dy * dy;
+          if (distance < best) { best = distance; nearest = index; }
+        }
+        return nearest >= 0 ? onScreen(nearest) : null;
+      }
       function memberAt(screenX, screenY) {
         const x = originX + screenX / scale, y = originY + screenY / scale;
         const cell = Math.floor(y / cellSize) * columns + Math.floor(x / cellSize);
@@ -840,15 +861,20 @@ enum HTMLViewer {
         show(kind, id) { const index = indexOfID.get(id); if (index !== undefined) { showKind(kind, index); } },
         get frameTimes() { return frameTimes.slice(); },
         get firstFrameAt() { return firstFrameAt; },
+        /// The member a page too large to read whole starts at (`data.start`), or null.
+        get start() { return data.start === null || data.start === undefined || !members[data.start] ? null : members[data.start][0]; },
         select(id) { const index = indexOfID.get(id); if (index !== undefined) { select(index, { zoom: true }); } },
         fit, zoom(factor, x, y) { setScale(scale * factor, x === undefined ? width / 2 : x, y === undefined ? height / 2 : y); },
         pan(dx, dy) { originX += dx / scale; originY += dy / scale; dirty = true; },
         worldPoint(x, y) { return { x: originX + x / scale, y: originY + y / scale }; },
         /// Shows a changed tree (data as `#family-tree-data` holds it) where the old one was: the
-        /// view stays, the selected person stays selected, and an open card is redrawn unless the
+        /// person the view is on (the selected one when on screen, else the one `keeping` names when
+        /// on screen, else the one nearest the middle) stays where they are on screen however the
+        /// boxes moved, the selected person stays selected, and an open card is redrawn unless the
         /// page marked it as being edited (`data-editing`).
-        load(newData) {
+        load(newData, keeping) {
           const keep = selected >= 0 ? members[selected][0] : null;
+          const anchor = personInView(keeping === undefined ? undefined : indexOfID.get(keeping));
           // A chart kind being shown is held by member positions, which a changed tree renumbers:
           // it is worked out again for the same person (who may have gained a child), or dropped.
           const showing = shown ? { kind: shown.kind, id: members[shown.of][0] } : null;
@@ -859,6 +885,11 @@ enum HTMLViewer {
           dirty = true;
           selected = keep === null || !indexOfID.has(keep) ? -1 : indexOfID.get(keep);
           if (selected < 0) { card.hidden = true; } else if (!card.hidden && !card.dataset.editing) { showCard(selected); }
+          const found = anchor ? indexOfID.get(anchor.id) : undefined;
+          if (found !== undefined) {
+            const m = members[found];
+            originX = m[2] + m[4] / 2 - anchor.x / scale; originY = m[3] + m[5] / 2 - anchor.y / scale;
+          }
         },
         /// Puts changed people's entries in place of theirs (`[position, entry]` pairs, an entry as
         /// `#family-tree-data`'s `m` holds it) when their boxes stand where they stood: nothing else

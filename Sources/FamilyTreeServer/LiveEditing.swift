@@ -137,20 +137,27 @@ extension WebApp {
     func chartVersion(of tree: String, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> LiveTrees.ChartVersion {
         let today = Self.today, live = live
         let kept = Self.chartKey(of: tree, hidingLiving: hidingLiving)
-        return try await live.version(of: kept, at: snapshot.sequence, day: today) {
-            let chart = Chart(graph: try Self.graph(of: snapshot, tree: tree, hidingLiving: hidingLiving), format: .html, today: today)
-            let prepared = try chart.prepare()
-            let renderer = Self.chartRenderer(for: prepared, tree: tree, today: today)
-            let signature = Self.layoutSignature(of: prepared)
-            var version = LiveTrees.ChartVersion(sequence: snapshot.sequence, day: today, signature: signature, prepared: prepared, renderer: renderer)
-            if let layout = await live.layout(of: kept, signature: signature) {
+        return try await live.version(of: kept, at: snapshot.sequence, day: today) { [self] in
+            var version = LiveTrees.ChartVersion(try await preparedChart(of: tree, snapshot: snapshot, hidingLiving: hidingLiving))
+            if let layout = await live.layout(of: kept, signature: version.signature) {
                 version.layout = layout
-            } else if !prepared.graph.members.isEmpty {
-                let layout = try chart.layout(of: prepared)
-                await live.keepLayout(layout, of: kept, signature: signature)
+            } else if !version.prepared.graph.members.isEmpty {
+                let layout = try Chart(graph: version.prepared.graph, format: .html, today: today).layout(of: version.prepared)
+                await live.keepLayout(layout, of: kept, signature: version.signature)
                 version.layout = layout
             }
             return version
+        }
+    }
+
+    /// The tree's chart at `snapshot`'s version, prepared but not laid out: made once per version and day.
+    func preparedChart(of tree: String, snapshot: TreeSnapshot, hidingLiving: Bool) async throws -> LiveTrees.PreparedChart {
+        let today = Self.today
+        return try await live.prepared(of: Self.chartKey(of: tree, hidingLiving: hidingLiving), at: snapshot.sequence, day: today) {
+            let prepared = try Chart(graph: try Self.graph(of: snapshot, tree: tree, hidingLiving: hidingLiving), format: .html, today: today).prepare()
+            return LiveTrees.PreparedChart(
+                sequence: snapshot.sequence, day: today, signature: Self.layoutSignature(of: prepared), prepared: prepared,
+                renderer: Self.chartRenderer(for: prepared, tree: tree, today: today))
         }
     }
 

@@ -40,6 +40,22 @@ actor LiveTrees {
         var renderer: HTMLRenderer
         /// `nil` for a tree with no one in it.
         var layout: Layout?
+
+        /// A version not laid out yet.
+        init(_ chart: PreparedChart) {
+            (sequence, day, signature, prepared, renderer) = (chart.sequence, chart.day, chart.signature, chart.prepared, chart.renderer)
+        }
+    }
+
+    /// A tree's chart at one version before its layout: its people and their boxes, and what
+    /// the layout will depend on. A page opened on a large tree draws a part of it from this
+    /// while the whole is laid out.
+    struct PreparedChart: Sendable {
+        var sequence: Int64
+        var day: Int
+        var signature: Int
+        var prepared: Chart.Prepared
+        var renderer: HTMLRenderer
     }
 
     private struct Kept<Value> {
@@ -55,6 +71,7 @@ actor LiveTrees {
     private var layouts: [String: Kept<(signature: Int, layout: Layout)>] = [:]
     private var versions: [String: Kept<ChartVersion>] = [:]
     private var makingVersion: [String: (sequence: Int64, day: Int, task: Task<ChartVersion, any Error>)] = [:]
+    private var preparing: [String: (sequence: Int64, day: Int, task: Task<PreparedChart, any Error>)] = [:]
     /// The layout signature and day of each recent version a page was given, by sequence: a page
     /// showing one of them is sent only the people that changed when the layout is the same.
     private var givenVersions: [String: [Int64: (signature: Int, day: Int)]] = [:]
@@ -152,7 +169,27 @@ actor LiveTrees {
             versions[tree] = Kept(value: version, used: clock)
             Self.evict(&versions, keeping: keptTrees)
         }
+        if let stage = preparing[tree], stage.sequence <= sequence { preparing[tree] = nil }
         return version
+    }
+
+    /// The tree's chart prepared at `sequence` on `day`: from its version when that is made,
+    /// being prepared for another request (awaited: the layout and a page's first picture of a
+    /// large tree share it), or prepared now by `make`, away from this actor.
+    func prepared(of tree: String, at sequence: Int64, day: Int, make: @escaping @Sendable () async throws -> PreparedChart) async throws -> PreparedChart {
+        if let kept = versions[tree]?.value, kept.sequence == sequence, kept.day == day {
+            return PreparedChart(sequence: sequence, day: day, signature: kept.signature, prepared: kept.prepared, renderer: kept.renderer)
+        }
+        if let running = preparing[tree], running.sequence == sequence, running.day == day { return try await running.task.value }
+        // Kept, once made, until the version laid out from it is (`version(of:at:day:make:)`).
+        let task = Task.detached(priority: .userInitiated) { try await make() }
+        preparing[tree] = (sequence, day, task)
+        do {
+            return try await task.value
+        } catch {
+            if preparing[tree]?.sequence == sequence, preparing[tree]?.day == day { preparing[tree] = nil }
+            throw error
+        }
     }
 
     /// Notes that a page was given the tree's chart at `version` (whole or as a patch).

@@ -43,6 +43,11 @@ public struct ServerSettings: Sendable {
     /// the next page opened on it (a push of a large tree comes as many batches: laid out once,
     /// after the last). `nil`: only when a page asks.
     public var prepareChartsAfterQuiet: Duration? = .milliseconds(500)
+    /// A page opened on a tree with more people than this, whose chart is not laid out yet (and
+    /// not within `earlierChartAfter`), first draws about this many of the people nearest the
+    /// one it opens on, and the whole tree once it is laid out (a 100,000-person tree takes
+    /// seconds). `nil`: the page waits for the whole tree.
+    public var previewPeople: Int? = 600
 
     public init() {}
 

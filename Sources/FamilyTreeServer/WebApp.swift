@@ -128,12 +128,16 @@ struct WebApp: Sendable {
     /// The tree's chart as the signed-in user sees it; a visitor not signed in is sent to sign in
     /// first, and comes back here after.
     func chart(of tree: String) async throws -> Response {
+        let asked = ContinuousClock.now
         switch try await view(of: tree, returningTo: "/trees/\(tree)") {
         case .failure(let answer): return answer.response
         case .success(let view):
             let myself = try await accounts.store.ownPerson(tree: tree, user: view.caller.user)
             if let earlier = await earlierChart(of: view) {
                 return Self.html(Self.chartPage(around: earlier.data, of: view, tree: tree, sequence: earlier.sequence, myself: myself))
+            }
+            if let preview = try await previewChart(of: view, myself: myself, deadline: asked + accounts.settings.earlierChartAfter) {
+                return Self.html(Self.chartPage(around: preview, of: view, tree: tree, sequence: view.sequence, myself: myself, isPreview: true))
             }
             let data = try await chartData(of: tree, snapshot: view.snapshot, hidingLiving: view.hidesLiving)
             return Self.html(Self.chartPage(around: data, of: view, tree: tree, sequence: view.sequence, myself: myself))
@@ -159,14 +163,15 @@ struct WebApp: Sendable {
 
     /// The chart page around its data: the viewer, and for the live page the facts its script
     /// needs (the user, their role, the version shown, the session's CSRF token, the person they
-    /// said is them) as `data-` attributes.
-    static func chartPage(around data: String, of view: TreeView, tree: String, sequence: Int64, myself: String? = nil) -> String {
+    /// said is them, whether the data is a preview of a tree being laid out) as `data-` attributes.
+    static func chartPage(around data: String, of view: TreeView, tree: String, sequence: Int64, myself: String? = nil, isPreview: Bool = false) -> String {
         var renderer = HTMLRenderer(assets: pageAssets)
         renderer.pageData = [
             "tree": tree, "user": view.caller.user, "role": view.role.rawValue, "sequence": String(sequence),
             "csrf": view.caller.isSession ? view.caller.credential.csrfToken : "",
         ]
         if sequence < view.sequence { renderer.pageData["earlier"] = "true" }
+        if isPreview { renderer.pageData["preview"] = "true" }
         if view.hidesLiving { renderer.pageData["hides-living"] = "true" }
         if let myself { renderer.pageData["myself"] = myself }
         return renderer.page(around: data, title: "\(tree)’s family tree")

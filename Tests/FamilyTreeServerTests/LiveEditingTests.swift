@@ -5,6 +5,7 @@ import FamilyTreeSync
 import Foundation
 import Testing
 import TestSupport
+import FamilyTreeRender
 @testable import FamilyTreeServer
 
 /// The chart page's edits, undo and live changes over HTTP, with the real server and store. (The
@@ -291,6 +292,99 @@ import TestSupport
         let made = try await lazy.send("GET", "/trees/alice/chart.json", token: lazyTokens["bob"]!)
         #expect(made.headers["server-timing"]?.hasPrefix(#"chart;desc="made";dur="#) == true, "\(made.headers)")
         #expect(try await lazy.send("GET", "/trees/alice/chart.json", token: lazyTokens["bob"]!).headers["server-timing"] == #"chart;desc="ready""#)
+    }
+
+    /// A server whose settings show a preview of trees over 20 people at once, with alice's
+    /// tree of `count` generated people shared with bob and carol as helpers.
+    func largeFamily(count: Int, settings change: (inout ServerSettings) -> Void = { _ in }) async throws -> (RunningServer, FamilyGraph, [String: String]) {
+        var settings = RunningServer.quickSettings
+        settings.previewPeople = 20
+        settings.earlierChartAfter = .zero
+        settings.prepareChartsAfterQuiet = nil
+        change(&settings)
+        let server = try await RunningServer(settings: settings)
+        let (alice, aliceToken) = try await server.user("alice")
+        var tokens = ["alice": aliceToken]
+        for name in ["bob", "carol"] { tokens[name] = try await server.user(name).token }
+        let document = TreeGenerator(memberCount: count, seed: 5).generate()
+        let writes = try TreeMirror.documents(of: document.jsonValue).map { DocumentWrite(key: $0.key, body: $0.value, baseVersion: 0) }
+        for start in stride(from: 0, to: writes.count, by: 200) {
+            _ = try await alice.push(user: "alice", tree: "alice", Array(writes[start..<min(start + 200, writes.count)]))
+        }
+        for name in ["bob", "carol"] { try await alice.share(tree: "alice", as: "alice", with: name, role: .helper) }
+        return (server, try FamilyGraph(document: document), tokens)
+    }
+
+    /// The chart data a page holds: its people's ids, and the position it starts at.
+    func pageChart(_ page: String) throws -> (ids: [String], start: Int?, isPreview: Bool) {
+        let opening = try #require(page.range(of: #"id="family-tree-data">"#))
+        let closing = try #require(page.range(of: "</script>", range: opening.upperBound..<page.endIndex))
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(page[opening.upperBound..<closing.lowerBound].utf8)) as? [String: Any])
+        let members = try #require(data["m"] as? [[Any]])
+        return (members.compactMap { $0.first as? String }, data["start"] as? Int, page.contains(#"data-preview="true""#))
+    }
+
+    @Test func aLargeTreeNotLaidOutYetOpensOnThePeopleNearestThenTheWhole() async throws {
+        let (server, graph, tokens) = try await largeFamily(count: 200)
+        let bob = tokens["bob"]!
+        // bob says who he is: someone with parents and children, in the middle of the tree.
+        func children(_ member: Int) -> [Int] { graph.topology.unionsOfMember[member].flatMap { graph.topology.children[$0] } }
+        let myself = try #require(graph.members.indices.first { graph.parents(ofMemberAt: $0).count == 2 && children($0).count > 1 })
+        let id = graph.members[myself].id
+        #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":"\#(id)"}"#, token: bob).status == 200)
+
+        let preview = try pageChart(try await server.send("GET", "/trees/alice", token: bob).body)
+        #expect(preview.isPreview)
+        #expect(preview.ids.count > 1 && preview.ids.count < 200, "\(preview.ids.count)")
+        #expect(preview.start.map { preview.ids[$0] } == id, "it opens on him")
+        for relative in graph.parents(ofMemberAt: myself) + children(myself) + graph.partners(ofMemberAt: myself) {
+            #expect(preview.ids.contains(graph.members[relative].id))
+        }
+        // The page asks for the whole tree at once (being laid out meanwhile); then it opens whole.
+        let whole = try await server.send("GET", "/trees/alice/chart.json", token: bob)
+        #expect(((object(whole)["data"] as? [String: Any])?["m"] as? [Any])?.count == 200)
+        let later = try pageChart(try await server.send("GET", "/trees/alice", token: bob).body)
+        #expect(!later.isPreview && later.ids.count == 200)
+
+        // Without a person of her own, carol's preview starts where the whole chart will.
+        let (other, otherGraph, otherTokens) = try await largeFamily(count: 200)
+        let carols = try pageChart(try await other.send("GET", "/trees/alice", token: otherTokens["carol"]!).body)
+        let likely = try #require(HTMLRenderer.likelyStartingMember(in: otherGraph))
+        #expect(carols.isPreview && carols.start.map { carols.ids[$0] } == otherGraph.members[likely].id)
+        let otherWhole = try await other.send("GET", "/trees/alice/chart.json", token: otherTokens["carol"]!)
+        let wholeData = try #require(object(otherWhole)["data"] as? [String: Any])
+        let wholeIDs = try #require(wholeData["m"] as? [[Any]]).compactMap { $0.first as? String }
+        #expect((wholeData["start"] as? Int).map { wholeIDs[$0] } == otherGraph.members[likely].id)
+
+        // With previews off, the page waits for the whole tree.
+        let (waiting, _, waitingTokens) = try await largeFamily(count: 200) { $0.previewPeople = nil }
+        let waited = try pageChart(try await waiting.send("GET", "/trees/alice", token: waitingTokens["carol"]!).body)
+        #expect(!waited.isPreview && waited.ids.count == 200)
+    }
+
+    @Test(.requiresBrowser) func aBrowserDrawsTheNearestPeopleFirstThenTheWholeTreeInPlace() async throws {
+        let (server, graph, _) = try await largeFamily(count: 300)
+        let screenshots = try ScratchFolder("preview-screenshots")
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/Browser/preview_check.py").path
+        let result = try ChildProcess.run("python3", [script, server.address, "bob", "correct horse", "alice", "--screenshots", screenshots.url.path])
+        try #require(result.status == 0, "\(result.stderr.suffix(3_000))")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let first = try #require(seen["first"] as? [String: Any])
+        #expect(first["preview"] as? Bool == true)
+        let people = first["people"] as? Int ?? 0
+        #expect(people > 1 && people < 300, "\(people)")
+        if first["whole"] as? Bool == false {
+            #expect((first["status"] as? String)?.hasPrefix("Drawing the whole tree") == true, "\(first)")
+        }
+        let likely = try #require(HTMLRenderer.likelyStartingMember(in: graph))
+        #expect(first["start"] as? String == graph.members[likely].id)
+        // The whole tree came, everyone in it, the person it opened on where they were.
+        #expect(seen["whole"] as? Bool == true)
+        #expect(seen["wholePeople"] as? Int == 300 && seen["missing"] as? Int == 0, "\(seen["wholePeople"] ?? "") \(seen["missing"] ?? "")")
+        let before = try #require(first["box"] as? [String: Double]), after = try #require(seen["boxAfter"] as? [String: Double])
+        for side in ["x", "y", "width", "height"] { #expect(abs((before[side] ?? 0) - (after[side] ?? -99)) < 0.5, "\(side): \(before) then \(after)") }
+        #expect(seen["statusAfter"] as? String == "", "the line about drawing went")
+        #expect(seen["consoleErrors"] as? [String] == [], "\(seen["consoleErrors"] ?? "")")
     }
 
     @Test func relationshipsReadFromTheUsersOwnPerson() async throws {

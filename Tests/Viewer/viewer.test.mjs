@@ -22,6 +22,12 @@ function gridData(rows, perRow) {
   return { title: "Grid", direction: "top-down", width: 40 + perRow * 150, height: 40 + rows * 110, open: null, m: members, u: unions, e: edges, legend: [], c: [] };
 }
 
+/// Two screen points the same to a thousandth of a pixel.
+function assertNear(actual, expected, message) {
+  assert.ok(Math.abs(actual.offsetX - expected.offsetX) < 1e-3 && Math.abs(actual.offsetY - expected.offsetY) < 1e-3,
+    `${message}: ${JSON.stringify(actual)} against ${JSON.stringify(expected)}`);
+}
+
 /// Where a member's box centre is on screen now.
 function screenPoint(page, data, id) {
   const m = data.m.find(member => member[0] === id);
@@ -214,6 +220,46 @@ test("a changed tree loaded into an open page keeps the view and the selected pe
   page.viewer.load(gone);
   assert.equal(page.viewer.selected, null);
   assert.equal(page.elements.get("card").hidden, true);
+});
+
+test("a tree loaded with its boxes moved keeps the person the view is on where they were on screen", () => {
+  // As a large tree's first picture (a part of it) is replaced by the whole tree laid out.
+  const data = gridData(3, 3);
+  const page = openPage(data);
+  page.frame();
+  page.viewer.select("p4");
+  const before = screenPoint(page, data, "p4");
+  const moved = gridData(4, 5);
+  const m4 = moved.m.find(member => member[0] === "p4");
+  m4[2] += 1000; m4[3] += 333;
+  page.viewer.load(moved);
+  assertNear(screenPoint(page, moved, "p4"), before, "the selected person stays put");
+  // With no one selected: the person nearest the middle of the screen stays put.
+  const other = openPage(gridData(3, 3));
+  other.frame();
+  const { scale, origin } = other.viewer;
+  const grid = gridData(3, 3);
+  let nearest = null, best = Infinity;
+  const width = 1200, height = 800;
+  for (const m of grid.m) {
+    const x = (m[2] + m[4] / 2 - origin.x) * scale, y = (m[3] + m[5] / 2 - origin.y) * scale;
+    const d = (x - width / 2) ** 2 + (y - height / 2) ** 2;
+    if (d < best) { best = d; nearest = m[0]; }
+  }
+  const kept = screenPoint(other, grid, nearest);
+  const shifted = gridData(3, 3);
+  for (const m of shifted.m) { m[2] += 500; m[3] += 70; }
+  other.viewer.load(shifted);
+  assertNear(screenPoint(other, shifted, nearest), kept, `${nearest} stays put`);
+  assert.equal(other.viewer.scale, scale, "at the same size");
+  // A page may name whom to keep (the person its first picture opened on) when no one is selected.
+  const named = grid.m.find(m => m[0] !== nearest)[0];
+  const namedBefore = screenPoint(other, shifted, named);
+  const again = gridData(3, 3);
+  for (const m of again.m) { m[2] += m[0] === named ? 900 : 10; }
+  other.viewer.load(again, named);
+  assertNear(screenPoint(other, again, named), namedBefore, `${named}, named, stays put`);
+  assert.equal(other.viewer.start, null, "no start in this data");
 });
 
 test("a patch puts changed people in place, keeps the view, and is refused whole when a box moved", () => {

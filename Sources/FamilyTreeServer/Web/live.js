@@ -69,6 +69,11 @@
 
   // MARK: The tree as it is now
 
+  // A page opened on a large tree not laid out yet shows the people nearest where it opens
+  // first (`data-preview`), and the whole tree once the server has laid it out.
+  let whole = facts.preview !== "true";
+  // The person the preview opened on stays where it is on screen when the whole tree comes.
+  const previewStart = whole ? undefined : viewer.start || undefined;
   let refreshing = null, again = false;
   async function refresh() {
     if (refreshing) { again = true; return refreshing; }
@@ -76,20 +81,33 @@
       do {
         again = false;
         // Only what changed since the version shown, when the boxes stand where they stood.
-        let answer = await call("GET", "/chart.json?since=" + shown);
-        const patch = answer.status === 200 && answer.data ? answer.data.patch : null;
+        let answer = await call("GET", whole ? "/chart.json?since=" + shown : "/chart.json");
+        const patch = whole && answer.status === 200 && answer.data ? answer.data.patch : null;
         if (patch && !(patch.from === shown && answer.data.sequence >= shown && viewer.patch(patch.m))) {
           answer = await call("GET", "/chart.json");
         }
         if (answer.status === 200 && answer.data && answer.data.sequence >= shown && (answer.data.data || patch)) {
           shown = answer.data.sequence;
-          if (answer.data.data) { viewer.load(answer.data.data); }
+          if (answer.data.data) { viewer.load(answer.data.data, whole ? undefined : previewStart); whole = true; }
           document.body.dataset.shown = String(shown);
+        } else if (!whole) {
+          say("The whole tree could not be drawn: " + messageOf(answer), true);
         }
       } while (again);
       refreshing = null;
     })();
     return refreshing;
+  }
+  if (!whole) {
+    const drawing = "Drawing the whole tree\u2026";
+    say(drawing);
+    refresh().then(() => {
+      if (!whole) { return; }
+      if (status.textContent === drawing) { say(""); }
+      document.body.dataset.whole = "true";
+    });
+  } else {
+    document.body.dataset.whole = "true";
   }
 
   if (window.EventSource) {

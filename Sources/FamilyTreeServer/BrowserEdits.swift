@@ -33,6 +33,11 @@ struct BrowserEdit: Codable, Sendable, Hashable {
         case restore
         /// Takes the cross-bloodline connection `member` away (an undo of `link`).
         case unlink
+        /// Takes the marriage recorded as union `member` away while it has no children (an undo
+        /// of `marry`); deletes the union's document, so an admin's.
+        case unmarry
+        /// Takes the divorce of union `member` back (an undo of `divorce`).
+        case undivorce
     }
 
     var op: Operation
@@ -193,7 +198,9 @@ struct BrowserEdits {
                     result.append(.marry(edit.member, newID, date: edit.date.flatMap(PartialDate.init), union: "u" + newID))
                 }
             case .marry:
-                result.append(.marry(edit.member, edit.other!, date: edit.date.flatMap(PartialDate.init)))
+                // Its union's id is the edit's own, so its undo knows which union to take away.
+                guard !graph.unions.contains(where: { $0.id == "u" + newID }) else { break }
+                result.append(.marry(edit.member, edit.other!, date: edit.date.flatMap(PartialDate.init), union: "u" + newID))
             case .divorce:
                 result.append(.divorce(edit.member, edit.other!, date: edit.date.flatMap(PartialDate.init)))
             case .link:
@@ -208,6 +215,16 @@ struct BrowserEdits {
                 result.append(.setRemoved(edit.member, edit.op == .remove))
             case .unlink:
                 if graph.crossBloodlineConnections.contains(where: { $0.id == edit.member }) { result.append(.unlink(edit.member)) }
+            case .unmarry:
+                guard let union = graph.unions.first(where: { $0.id == edit.member }) else { break }
+                guard union.children.isEmpty else {
+                    let couple = union.partners.map(name).joined(separator: " and ")
+                    throw APIFailure(.conflict, "changed", "\(couple) have a child in that family now; their marriage stays")
+                }
+                result.append(.deleteUnion(union.id))
+            case .undivorce:
+                guard let union = graph.unions.first(where: { $0.id == edit.member }), union.divorce != nil || union.divorcePhrase != nil else { break }
+                result.append(.clearDivorce(union.id))
             }
         }
         if !conflicts.isEmpty { throw Conflicts(conflicts: conflicts) }
@@ -268,9 +285,10 @@ struct BrowserEdits {
     }
 
     /// The edits that take this batch back, as made on `before` (the tree it was applied to):
-    /// old values of edited fields, the people and links it added removed. `nil` when part of it
-    /// cannot be taken back here (a marriage, a divorce, a new parent's place in a union).
-    func undo(madeOn before: TreeFile) -> [BrowserEdit]? {
+    /// old values of edited fields, the people and links it added removed, a divorce taken back,
+    /// and, by someone who may delete (`mayDelete`: an admin), a marriage taken away. `nil` when
+    /// part of it cannot be taken back here (a new parent's place in a union, a helper's marriage).
+    func undo(madeOn before: TreeFile, mayDelete: Bool) -> [BrowserEdit]? {
         var undo: [BrowserEdit] = []
         for (position, edit) in edits.enumerated().reversed() {
             let newID = newIDs[position]
@@ -290,7 +308,18 @@ struct BrowserEdits {
                 undo.append(BrowserEdit(op: .unlink, member: newID))
             case .remove, .restore:
                 undo.append(BrowserEdit(op: edit.op == .remove ? .restore : .remove, member: edit.member))
-            case .marry, .divorce, .childOf, .unlink:
+            case .marry:
+                guard mayDelete else { return nil }
+                undo.append(BrowserEdit(op: .unmarry, member: "u" + newID))
+            case .divorce:
+                // The union the divorce ended: the couple's current one, as `TreeEdit.divorce` finds it.
+                let couple: Set<String> = [edit.member, edit.other ?? ""]
+                guard let ended = before.graph.unions.last(where: { Set($0.partners) == couple && $0.divorce == nil && $0.divorcePhrase == nil }) else { return nil }
+                undo.append(BrowserEdit(op: .undivorce, member: ended.id))
+            case .undivorce:
+                guard let union = before.graph.unions.first(where: { $0.id == edit.member }), union.partners.count == 2 else { return nil }
+                undo.append(BrowserEdit(op: .divorce, member: union.partners[0], other: union.partners[1], date: union.divorce?.description))
+            case .childOf, .unlink, .unmarry:
                 return nil
             }
         }
@@ -327,6 +356,10 @@ struct BrowserEdits {
             case .remove: return "removed \(name(edit.member))"
             case .restore: return "restored \(name(edit.member))"
             case .unlink: return "took back a cross-bloodline link"
+            case .unmarry: return "took back a marriage"
+            case .undivorce:
+                let couple = graph.unions.first { $0.id == edit.member }?.partners.map(name) ?? []
+                return couple.count == 2 ? "took back the divorce of \(couple[0]) and \(couple[1])" : "took back a divorce"
             }
         }
         return "\(user) " + lines.joined(separator: "; ")

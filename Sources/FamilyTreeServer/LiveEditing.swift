@@ -315,7 +315,9 @@ extension WebApp {
         var undoToken: String?
         if !result.changed.isEmpty {
             await live.publish(LiveTrees.Change(sequence: result.sequence, by: user, summary: summary), to: tree)
-            if let undo = batch.undo(madeOn: result.before) { undoToken = await live.keepUndo(undo, user: user, tree: tree) }
+            // Only a marriage's undo deletes (its union): asked of the store only then.
+            let mayDelete = batch.edits.contains { $0.op == .marry } ? try await store.role(of: user, in: tree).map { $0 >= .admin } ?? false : false
+            if let undo = batch.undo(madeOn: result.before, mayDelete: mayDelete) { undoToken = await live.keepUndo(undo, user: user, tree: tree) }
         }
         let created = zip(batch.edits, batch.newIDs).filter { [.add, .addChild, .addParent, .addPartner].contains($0.0.op) }.map(\.1)
         struct Answer: Encodable { let sequence: Int64; let summary: String; let undo: String?; let created: [String]; let changed: Int }

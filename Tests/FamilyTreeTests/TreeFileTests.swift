@@ -61,6 +61,14 @@ import Testing
         #expect(tree.graph.unions[0].divorce == PartialDate("1947"))
         #expect(throws: FamilyTreeError.self) { try tree.apply(.divorce("k", "nobody")) }
         #expect(throws: FamilyTreeError.self) { try tree.apply(.marry("k", "k")) }
+        // A divorce taken back is refused while the couple are together again in another union.
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.clearDivorce("k+s")) }
+        try tree.apply(.divorce("k", "s"))
+        #expect(tree.graph.unions[1].divorcePhrase == "date unknown")
+        try tree.apply(.clearDivorce("k+s-2"))
+        #expect(tree.graph.unions[1].divorce == nil && tree.graph.unions[1].divorcePhrase == nil)
+        #expect(tree.graph.unions[0].divorce == PartialDate("1947"), "the first marriage stays ended")
+        #expect(throws: FamilyTreeError.self) { try tree.apply(.clearDivorce("no-such-union")) }
     }
 
     @Test func aRefusedEditLeavesTheFileAsItWasAndNamesEveryProblem() throws {

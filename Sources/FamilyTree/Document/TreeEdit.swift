@@ -9,6 +9,9 @@ public enum TreeEdit: Sendable, Hashable {
     case marry(Member.ID, Member.ID, date: PartialDate? = nil, union: Union.ID? = nil)
     /// Ends the two members' current union (`date` when known).
     case divorce(Member.ID, Member.ID, date: PartialDate? = nil)
+    /// Takes a union's divorce back (its date, or the words kept for it): the couple is together
+    /// again. Refused while the two are a couple in another union.
+    case clearDivorce(Union.ID)
     /// Adds an existing member to a union's children.
     case addChild(Member.ID, union: Union.ID, kind: ChildKind = .birth)
     /// Records that a child also belongs to a parent in another bloodline.
@@ -190,6 +193,17 @@ extension TreeEdit {
                 if let date { fields["divorce"] = .string(date.description) } else { fields["divorcePhrase"] = .string("date unknown") }
             }
 
+        case .clearDivorce(let id):
+            let position = try union(id)
+            if let ended = graph.unions.first(where: { $0.id == id }),
+               let current = graph.unions.first(where: { $0.id != id && Set($0.partners) == Set(ended.partners) && $0.divorce == nil && $0.divorcePhrase == nil }) {
+                throw refuse("the couple of union \"\(id)\" are together again in union \"\(current.id)\"; its divorce stays", ids: [id, current.id])
+            }
+            tree.update(position, in: "unions") { fields in
+                fields["divorce"] = nil
+                fields["divorcePhrase"] = nil
+            }
+
         case .addChild(let child, let union, let kind):
             try member(child)
             try Self.appendChild(child, to: union, kind: kind, in: &tree, graph: graph, file: file)
@@ -260,7 +274,7 @@ extension TreeEdit {
     var readsCurrentGraph: Bool {
         switch self {
         case .addMember(_, let parents, let union, _): !parents.isEmpty || union != nil
-        case .marry, .divorce, .deleteMember: true
+        case .marry, .divorce, .clearDivorce, .deleteMember: true
         case .editMember, .addChild, .link, .setRemoved, .replaceFields, .addUnion, .editUnion, .removeChild, .deleteUnion, .unlink: false
         }
     }

@@ -162,14 +162,17 @@ actor LiveTrees {
         if let running = makingVersion[tree], running.sequence == sequence, running.day == day { return try await running.task.value }
         let task = Task.detached(priority: .userInitiated) { try await make() }
         makingVersion[tree] = (sequence, day, task)
-        defer { if makingVersion[tree]?.sequence == sequence, makingVersion[tree]?.day == day { makingVersion[tree] = nil } }
+        defer {
+            if makingVersion[tree]?.sequence == sequence, makingVersion[tree]?.day == day { makingVersion[tree] = nil }
+            // Its preparation is done with, laid out or failed (a failure prepares again next time).
+            if let stage = preparing[tree], stage.sequence < sequence || (stage.sequence == sequence && stage.day == day) { preparing[tree] = nil }
+        }
         let version = try await task.value
         clock += 1
         if (versions[tree]?.value.sequence ?? .min) <= sequence {
             versions[tree] = Kept(value: version, used: clock)
             Self.evict(&versions, keeping: keptTrees)
         }
-        if let stage = preparing[tree], stage.sequence <= sequence { preparing[tree] = nil }
         return version
     }
 

@@ -136,7 +136,8 @@ struct WebApp: Sendable {
             if let earlier = await earlierChart(of: view) {
                 return Self.html(Self.chartPage(around: earlier.data, of: view, tree: tree, sequence: earlier.sequence, myself: myself))
             }
-            if let preview = try await previewChart(of: view, myself: myself, deadline: asked + accounts.settings.earlierChartAfter) {
+            // A preview that fails is no reason to fail the page: the whole chart is made as always.
+            if let preview = (try? await previewChart(of: view, myself: myself, deadline: asked + accounts.settings.earlierChartAfter)) ?? nil {
                 return Self.html(Self.chartPage(around: preview, of: view, tree: tree, sequence: view.sequence, myself: myself, isPreview: true))
             }
             let data = try await chartData(of: tree, snapshot: view.snapshot, hidingLiving: view.hidesLiving)

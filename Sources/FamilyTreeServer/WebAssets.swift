@@ -332,21 +332,23 @@ enum WebAssets {
       status.setAttribute("aria-live", "polite");
       document.body.append(status);
       let statusTimer = null;
-      function say(text, isError) {
+      // A line said `untilReplaced` stays until another takes its place (what is still under way).
+      function say(text, isError, untilReplaced) {
         status.textContent = text;
         status.classList.toggle("error", Boolean(isError));
         status.hidden = !text;
         clearTimeout(statusTimer);
-        if (text) { statusTimer = setTimeout(() => { status.hidden = true; }, isError ? 12000 : 6000); }
+        if (text && !untilReplaced) { statusTimer = setTimeout(() => { status.hidden = true; }, isError ? 12000 : 6000); }
       }
       say("");
       if (facts.earlier === "true") {
         // The server opened the page on the tree as it was a moment ago: the newest is being laid out.
         say("Drawing the latest changes\u2026");
       }
+      const livingHidden = "Living people are shown as \u201cLiving\u201d in your view of this tree.";
       if (facts.hidesLiving === "true") {
         // Said once, and kept in the toolbar's title for whoever looks again.
-        say("Living people are shown as \u201cLiving\u201d in your view of this tree.");
+        say(livingHidden);
         if (toolbar) { toolbar.title = "Living people are hidden in your view of this tree"; }
       }
 
@@ -389,24 +391,32 @@ enum WebAssets {
               if (answer.data.data) { viewer.load(answer.data.data, whole ? undefined : previewStart); whole = true; }
               document.body.dataset.shown = String(shown);
             } else if (!whole) {
-              say("The whole tree could not be drawn: " + messageOf(answer), true);
+              say("The whole tree could not be drawn yet (" + messageOf(answer) + "); trying again\u2026", true, true);
             }
           } while (again);
           refreshing = null;
         })();
         return refreshing;
       }
-      if (!whole) {
-        const drawing = "Drawing the whole tree\u2026";
-        say(drawing);
-        refresh().then(() => {
-          if (!whole) { return; }
-          if (status.textContent === drawing) { say(""); }
-          document.body.dataset.whole = "true";
-        });
-      } else {
+      // Asked for until it comes (a proxy may give up on a long layout), waiting longer each time.
+      const afterWhole = [];
+      async function loadWhole() {
+        say("Drawing the whole tree\u2026", false, true);
+        for (let attempt = 0; !whole; attempt += 1) {
+          await refresh();
+          if (!whole) { await new Promise(resolve => setTimeout(resolve, Math.min(30000, 1000 * 2 ** attempt))); }
+        }
+        say(facts.hidesLiving === "true" ? livingHidden : "");
+        // A person the address names who was not in the first picture is shown now.
+        let wanted = null;
+        try { wanted = decodeURIComponent(location.hash.slice(1)); } catch (error) { wanted = null; }
+        if (wanted && viewer.selected !== wanted && viewer.person(wanted)) { viewer.select(wanted); }
+        for (const then of afterWhole) { then(); }
         document.body.dataset.whole = "true";
       }
+      /// Runs `action` once the whole tree is on the page (at once when it is).
+      function onceWholeIsIn(action) { if (whole) { action(); } else { afterWhole.push(action); } }
+      if (whole) { document.body.dataset.whole = "true"; } else { loadWhole(); }
 
       if (window.EventSource) {
         const events = new EventSource(base + "/events?after=" + shown);
@@ -432,7 +442,8 @@ enum WebAssets {
       // browser kept before the account could is said to the server once, then forgotten here.
       let myself = facts.myself || null;
       if (myself && !viewer.person(myself)) { myself = null; }
-      (function moveFromThisBrowser() {
+      // Judged against everyone, not a large tree's first picture of a part of it.
+      onceWholeIsIn(function moveFromThisBrowser() {
         const key = "familytree.me." + me + "." + tree;
         let storage = null;
         try { storage = window.localStorage; } catch (error) { return; }
@@ -441,7 +452,7 @@ enum WebAssets {
         if (myself || !viewer.person(kept)) { storage.removeItem(key); return; }
         myself = kept;
         call("PUT", "/myself", { member: kept }).then(answer => { if (answer.status === 200) { storage.removeItem(key); } });
-      })();
+      });
       const relationCache = new Map();
       async function relationTo(id) {
         const key = shown + " " + myself + " " + id;

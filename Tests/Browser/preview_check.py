@@ -19,19 +19,27 @@ arguments = parser.parse_args()
 seen = {"requests": [], "consoleErrors": []}
 
 # Run in every page before its own scripts: notes the first picture (who it starts on, where that
-# box is, what the status line says) in the frame after the viewer's first, before anything is
-# loaded over it.
+# box is, what the status line says) in the frame after the viewer's first, and holds the page's
+# request for the whole chart until then, so a quick layout cannot draw over it unseen.
 FIRST_PICTURE = """
-(function watch() {
-  const viewer = window.familyTreeViewer;
-  if (!viewer || viewer.firstFrameAt === null) { requestAnimationFrame(watch); return; }
-  const data = JSON.parse(document.getElementById("family-tree-data").textContent);
-  const status = document.getElementById("live-status");
-  window.firstPicture = {
-    preview: document.body.dataset.preview === "true", people: data.m.length, start: viewer.start,
-    box: viewer.start ? viewer.boxOf(viewer.start) : null, status: status && !status.hidden ? status.textContent : "",
-    whole: document.body.dataset.whole === "true",
-  };
+(function () {
+  let noted;
+  const firstPictureNoted = new Promise(resolve => { noted = resolve; });
+  const fetchNow = window.fetch.bind(window);
+  window.fetch = (address, options) => String(address).includes("/chart.json")
+    ? firstPictureNoted.then(() => fetchNow(address, options)) : fetchNow(address, options);
+  (function watch() {
+    const viewer = window.familyTreeViewer;
+    if (!viewer || viewer.firstFrameAt === null) { requestAnimationFrame(watch); return; }
+    const data = JSON.parse(document.getElementById("family-tree-data").textContent);
+    const status = document.getElementById("live-status");
+    window.firstPicture = {
+      preview: document.body.dataset.preview === "true", people: data.m.length, start: viewer.start,
+      box: viewer.start ? viewer.boxOf(viewer.start) : null, status: status && !status.hidden ? status.textContent : "",
+      whole: document.body.dataset.whole === "true",
+    };
+    noted();
+  })();
 })();
 """
 

@@ -262,6 +262,23 @@ test("a tree loaded with its boxes moved keeps the person the view is on where t
   assert.equal(other.viewer.start, null, "no start in this data");
 });
 
+test("search results open when a changed tree is loaded are looked for again in it", () => {
+  const page = openPage(gridData(3, 3));
+  page.frame();
+  const search = page.elements.get("search"), results = page.elements.get("results");
+  search.value = "person 1";
+  search.dispatch("input");
+  assert.equal(results.children.length, 1);
+  // The same people in another order: the result's old position is someone else now.
+  const reordered = gridData(3, 3);
+  reordered.m.reverse();
+  reordered.u = []; reordered.e = [];
+  page.viewer.load(reordered);
+  assert.equal(results.children.length, 1);
+  search.dispatch("keydown", { key: "Enter", preventDefault() {} });
+  assert.equal(page.viewer.selected, "p1");
+});
+
 test("a patch puts changed people in place, keeps the view, and is refused whole when a box moved", () => {
   const data = gridData(3, 3);
   const page = openPage(data);

@@ -51,7 +51,9 @@ extension FamilyGraph {
             kept += following.count
             ring = following
         }
-        for member in members.indices where included[member] {
+        // Partners of those kept, not partners of partners (whatever order the members come in).
+        let withoutPartners = included
+        for member in members.indices where withoutPartners[member] {
             for partner in partners(ofMemberAt: member) { included[partner] = true }
         }
         return subgraph(keeping: included)

@@ -808,6 +808,8 @@
       dirty = true;
       selected = keep === null || !indexOfID.has(keep) ? -1 : indexOfID.get(keep);
       if (selected < 0) { card.hidden = true; } else if (!card.hidden && !card.dataset.editing) { showCard(selected); }
+      // Search results are positions in the old data: looked for again in the new.
+      if (results.length || (document.activeElement === searchInput && searchInput.value.trim())) { search(); }
       const found = anchor ? indexOfID.get(anchor.id) : undefined;
       if (found !== undefined) {
         const m = members[found];

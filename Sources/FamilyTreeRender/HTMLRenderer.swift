@@ -419,17 +419,8 @@ extension HTMLRenderer {
     /// without laying it out (a large tree's layout takes seconds): generations counted down from
     /// the longest line of descendants, which the layout's layers mostly follow.
     public static func likelyStartingMember(in graph: FamilyGraph) -> Int? {
-        let topology = graph.topology
-        var children = Array(repeating: [Int](), count: graph.members.count)
-        var parentCount = Array(repeating: 0, count: graph.members.count)
-        for (union, partners) in topology.partners.enumerated() {
-            for partner in partners { children[partner] += topology.children[union] }
-            for child in topology.children[union] { parentCount[child] += partners.count }
-        }
-        for link in topology.crossLinks {
-            children[link.parent].append(link.child)
-            parentCount[link.child] += 1
-        }
+        let children = graph.childLists()
+        var parentCount = graph.parentLists().map(\.count)
         // Parents before children (a valid tree has no cycle; anyone in one would count as a leaf).
         var order = graph.members.indices.filter { parentCount[$0] == 0 }
         var next = 0

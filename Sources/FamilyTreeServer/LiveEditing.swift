@@ -138,7 +138,7 @@ extension WebApp {
         let today = Self.today, live = live
         let kept = Self.chartKey(of: tree, hidingLiving: hidingLiving)
         return try await live.version(of: kept, at: snapshot.sequence, day: today) { [self] in
-            var version = LiveTrees.ChartVersion(try await preparedChart(of: tree, snapshot: snapshot, hidingLiving: hidingLiving))
+            var version = LiveTrees.ChartVersion(chart: try await preparedChart(of: tree, snapshot: snapshot, hidingLiving: hidingLiving))
             if let layout = await live.layout(of: kept, signature: version.signature) {
                 version.layout = layout
             } else if !version.prepared.graph.members.isEmpty {

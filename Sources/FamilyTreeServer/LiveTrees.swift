@@ -29,22 +29,15 @@ actor LiveTrees {
     }
 
     /// A tree's chart at one version, prepared and laid out: what its data, and the patches
-    /// that bring a page from an earlier version to it, are made from.
+    /// that bring a page from an earlier version to it, are made from. Reads as its preparation
+    /// (`version.signature`, `version.prepared`, …) with a layout.
+    @dynamicMemberLookup
     struct ChartVersion: Sendable {
-        var sequence: Int64
-        /// The day its ages are of.
-        var day: Int
-        /// `WebApp.layoutSignature` of `prepared`: two versions alike in it have one layout.
-        var signature: Int
-        var prepared: Chart.Prepared
-        var renderer: HTMLRenderer
+        var chart: PreparedChart
         /// `nil` for a tree with no one in it.
         var layout: Layout?
 
-        /// A version not laid out yet.
-        init(_ chart: PreparedChart) {
-            (sequence, day, signature, prepared, renderer) = (chart.sequence, chart.day, chart.signature, chart.prepared, chart.renderer)
-        }
+        subscript<Value>(dynamicMember field: KeyPath<PreparedChart, Value>) -> Value { chart[keyPath: field] }
     }
 
     /// A tree's chart at one version before its layout: its people and their boxes, and what
@@ -52,7 +45,9 @@ actor LiveTrees {
     /// while the whole is laid out.
     struct PreparedChart: Sendable {
         var sequence: Int64
+        /// The day its ages are of.
         var day: Int
+        /// `WebApp.layoutSignature` of `prepared`: two versions alike in it have one layout.
         var signature: Int
         var prepared: Chart.Prepared
         var renderer: HTMLRenderer
@@ -181,7 +176,7 @@ actor LiveTrees {
     /// large tree share it), or prepared now by `make`, away from this actor.
     func prepared(of tree: String, at sequence: Int64, day: Int, make: @escaping @Sendable () async throws -> PreparedChart) async throws -> PreparedChart {
         if let kept = versions[tree]?.value, kept.sequence == sequence, kept.day == day {
-            return PreparedChart(sequence: sequence, day: day, signature: kept.signature, prepared: kept.prepared, renderer: kept.renderer)
+            return kept.chart
         }
         if let running = preparing[tree], running.sequence == sequence, running.day == day { return try await running.task.value }
         // Kept, once made, until the version laid out from it is (`version(of:at:day:make:)`).

@@ -64,7 +64,7 @@ extension FamilyGraph {
     // MARK: Walking the generations
 
     /// Each member's parents by position: the family's partners and cross-bloodline parents.
-    func parentLists() -> [[Int]] {
+    package func parentLists() -> [[Int]] {
         var parents = Array(repeating: [Int](), count: members.count)
         for (union, children) in topology.children.enumerated() {
             for child in children { parents[child] += topology.partners[union] }
@@ -74,7 +74,7 @@ extension FamilyGraph {
     }
 
     /// Each member's children by position, of every family and cross-bloodline link.
-    func childLists() -> [[Int]] {
+    package func childLists() -> [[Int]] {
         var children = Array(repeating: [Int](), count: members.count)
         for (union, partners) in topology.partners.enumerated() {
             for partner in partners { children[partner] += topology.children[union] }

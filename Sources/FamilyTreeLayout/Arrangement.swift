@@ -54,6 +54,9 @@ struct Arrangement {
         /// Couples whose host family is chosen, not ruled by `host`: the unit of the couple, and the
         /// partner whose family takes it in.
         var hostOfUnit: [Int: Int] = [:]
+        /// Whether in-law families stand beside the family they married into, where that crosses
+        /// less (`withInLawFamiliesBeside`).
+        var movesInLawFamilies = true
 
         static let arranged = StartingOrder(roots: .arranged, host: .firstReached)
     }

@@ -10,24 +10,140 @@ extension Arrangement {
         case .arranged:
             break
         case .mirrored:
-            return depthFirst(from: arrangedRoots(depthFirst(from: roots)).reversed()).layers
+            let order = depthFirst(from: arrangedRoots(depthFirst(from: roots)).reversed())
+            return start.movesInLawFamilies ? withInLawFamiliesBeside(order) : order.layers
         case .shuffled(let seed):
             var generator = SplitMix64(seed: seed)
             roots.shuffle(using: &generator)
-            if seed % 2 == 0 { return depthFirst(from: roots).layers }
+            if seed % 2 == 0 {
+                let order = depthFirst(from: roots)
+                return start.movesInLawFamilies ? withInLawFamiliesBeside(order) : order.layers
+            }
             // Odd seeds arrange from the shuffled start: other hosts, another arrangement.
         }
         // Which tree reaches a married-in-tree couple first depends on the order, so arrange again
         // from each result while that helps; keep the order that really crosses least.
         var current = depthFirst(from: roots)
-        var best = (layers: current.layers, crossings: crossings(of: current.layers))
+        var best = (order: current, crossings: crossings(of: current.layers))
         for _ in 0..<3 {
             current = depthFirst(from: arrangedRoots(current))
             let count = crossings(of: current.layers)
             guard count < best.crossings else { break }
-            best = (current.layers, count)
+            best = (current, count)
         }
-        return best.layers
+        return start.movesInLawFamilies ? withInLawFamiliesBeside(best.order, crossing: best.crossings) : best.order.layers
+    }
+
+    /// `order`'s layers with each in-law family moved beside the family it married into, where that
+    /// crosses less.
+    ///
+    /// An in-law family is a founders' tree whose only tie to the rest is a daughter or son who
+    /// married into one unit of another tree (in an ancestry, a wife's parents and her brothers and
+    /// sisters). The greedy insertion of trees (`arrangedRoots`) can only stand it at either end of
+    /// the tree it married into; when the marriage is in that tree's middle, its lines run across
+    /// the chart and no local move brings the family back (moving the parents alone, or the children
+    /// alone, crosses more). Here the whole family moves: its units in the couple's layer beside the
+    /// couple's brothers and sisters, and in each layer above beside the ancestor of the partner it
+    /// married, on the side where its own child stands in the couple.
+    func withInLawFamiliesBeside(_ order: DepthFirstOrder, crossing known: Int? = nil) -> [[Int]] {
+        let root = order.rootOfUnit
+        // Each tree's ties to others, seen from this tree: its unit, the other unit, and whether
+        // this end is the parent's.
+        var tiesOfTree: [Int: [(own: Int, other: Int, ownIsParent: Bool)]] = [:]
+        func tie(parent: Int, child: Int) {
+            let (parentUnit, childUnit) = (unitOfMember[parent], unitOfMember[child])
+            guard root[parentUnit] != root[childUnit] else { return }
+            tiesOfTree[root[parentUnit], default: []].append((parentUnit, childUnit, true))
+            tiesOfTree[root[childUnit], default: []].append((childUnit, parentUnit, false))
+        }
+        for member in unitOfMember.indices {
+            for entry in compact.parentUnions.range(member) {
+                let union = compact.parentUnions.items[entry]
+                tie(parent: compact.firstPartner[union], child: member)
+                if compact.secondPartner[union] >= 0 { tie(parent: compact.secondPartner[union], child: member) }
+            }
+            for entry in compact.crossParents.range(member) { tie(parent: compact.crossParents.items[entry], child: member) }
+        }
+        var unitsOfTree: [Int: [Int]] = [:]
+        for units in order.layers { for unit in units { unitsOfTree[root[unit], default: []].append(unit) } }
+        // A host is never an in-law family itself (its ties include a parent's end into the moving
+        // tree, or the child's end of one, and it is the larger), so the moves below do not depend
+        // on one another's order.
+        var moves: [(units: [Int], anchors: [Int: (unit: Int, member: Int)], left: Bool, topLayer: Int)] = []
+        for tree in order.roots.sorted() {
+            guard let ties = tiesOfTree[tree], let first = ties.first else { continue }
+            // The couple is the host tree's (the in-law family's lines run down into it), or the
+            // in-law family's own when the walk reached it from there first.
+            let couple: Int
+            let host: Int
+            if ties.allSatisfy({ $0.ownIsParent && $0.other == first.other }) {
+                (couple, host) = (first.other, root[first.other])
+            } else if ties.allSatisfy({ !$0.ownIsParent && $0.own == first.own && root[$0.other] == root[first.other] }) {
+                (couple, host) = (first.own, root[first.other])
+                // The smaller tree moves, never the one it married into.
+                guard (unitsOfTree[tree]?.count ?? 0) < (unitsOfTree[host]?.count ?? 0) else { continue }
+            } else {
+                continue
+            }
+            let coupleMembers = unitRange(couple).map { unitMemberList[$0] }
+            // The in-law child in the couple, and the partner whose ancestors are the host's.
+            func parentTree(_ member: Int) -> Int? {
+                let union = compact.primaryParentUnion[member]
+                return union >= 0 ? root[unitOfMember[compact.firstPartner[union]]] : nil
+            }
+            guard let inLaw = coupleMembers.firstIndex(where: { parentTree($0) == tree }),
+                  let partner = coupleMembers.firstIndex(where: { parentTree($0) == host }) else { continue }
+            // The anchor on each layer: the couple, then the partner's ancestors in the host tree.
+            var anchors = [unitLayer[couple]: (unit: couple, member: coupleMembers[partner])]
+            var member = coupleMembers[partner]
+            while compact.primaryParentUnion[member] >= 0 {
+                let parentUnit = unitOfMember[compact.firstPartner[compact.primaryParentUnion[member]]]
+                guard root[parentUnit] == host else { break }
+                let next = unitRange(parentUnit).map { unitMemberList[$0] }.first { parentTree($0) == host } ?? -1
+                anchors[unitLayer[parentUnit]] = (parentUnit, next)
+                guard next >= 0 else { break }
+                member = next
+            }
+            let units = unitsOfTree[tree] ?? []
+            guard !units.isEmpty, units.allSatisfy({ anchors[unitLayer[$0]] != nil }) else { continue }
+            moves.append((units, anchors, inLaw < partner, units.map { unitLayer[$0] }.min()!))
+        }
+        guard !moves.isEmpty else { return order.layers }
+        // Every move at once, one pass over each layer: the units that stay, then each family
+        // inserted at its anchor's place among them.
+        var moverOf = [Int: Int]()
+        for (index, move) in moves.enumerated() { for unit in move.units { moverOf[unit] = index } }
+        var layers = order.layers
+        for (layer, units) in layers.enumerated() where units.contains(where: { moverOf[$0] != nil }) {
+            let rest = units.filter { moverOf[$0] == nil }
+            var position = [Int: Int]()
+            for (index, unit) in rest.enumerated() { position[unit] = index }
+            // Before (or after) the anchor's brothers and sisters in this layer, not among them,
+            // so the family's lines from above cross none of theirs.
+            var insertions: [Int: [Int]] = [:]
+            for unit in units {
+                guard let mover = moverOf[unit], let (anchor, member) = moves[mover].anchors[layer] else { continue }
+                var block = [position[anchor]].compactMap { $0 }
+                // The family's founders (no lines from above) stand right beside the anchor.
+                if layer > moves[mover].topLayer, member >= 0, compact.primaryParentUnion[member] >= 0 {
+                    for entry in compact.children.range(compact.primaryParentUnion[member]) {
+                        if let index = position[unitOfMember[compact.children.items[entry]]] { block.append(index) }
+                    }
+                }
+                guard let first = block.min(), let last = block.max() else { continue }
+                insertions[moves[mover].left ? first : last + 1, default: []].append(unit)
+            }
+            var spliced: [Int] = []
+            spliced.reserveCapacity(units.count)
+            for index in 0...rest.count {
+                spliced += insertions[index] ?? []
+                if index < rest.count { spliced.append(rest[index]) }
+            }
+            // A unit whose anchor was itself moving stays where it was (cannot happen: hosts never move).
+            guard spliced.count == units.count else { continue }
+            layers[layer] = spliced
+        }
+        return crossings(of: layers) < (known ?? crossings(of: order.layers)) ? layers : order.layers
     }
 
     /// Whether the family of `child` may take in the child's unit (see `StartingOrder.Host`).

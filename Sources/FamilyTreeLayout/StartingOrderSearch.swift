@@ -133,6 +133,8 @@ struct StartingOrderSearch {
         let roots: [Arrangement.StartingOrder.Roots] = [.arranged, .mirrored] + (1...Self.shuffledStarts).map { .shuffled($0) }
         let starts = roots.map { Arrangement.StartingOrder(roots: $0, host: .firstReached) }
             + [.firstPartner, .lastPartner].flatMap { host in [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: host) } }
+            // Moving in-law families crosses less before reduction but can cost line length after it.
+            + [.arranged, .mirrored].map { Arrangement.StartingOrder(roots: $0, host: .firstReached, movesInLawFamilies: false) }
         consider(Array(starts.dropFirst()))
 
         // A couple whose partners both grew up in the tree hangs under one family, and its line to
@@ -190,7 +192,10 @@ struct StartingOrderSearch {
             for index in paying where index != kept { trials.insert(unions[index], at: 0) }
         }
         guard !current.couplesDrawnApart.isEmpty else { return }
-        place([current], of: [bestStart], slack: .infinity)
+        // With the couples apart, a whole reduction may move their families further: both are placed.
+        let swept = reduce(current)
+        let orders = PlacedOrder(swept) == PlacedOrder(current) ? [current] : [current, swept]
+        place(orders, of: orders.map { _ in bestStart }, slack: .infinity)
     }
 
     /// Couples whose partners both grew up in the tree and stand in one layer as a unit of their
@@ -287,4 +292,5 @@ struct StartingOrderSearch {
         return withParents.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }
+
 

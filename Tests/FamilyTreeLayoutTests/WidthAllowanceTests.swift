@@ -65,7 +65,9 @@ struct WidthAllowanceTests {
         let allowed = LayoutMetrics.measure(LayeredLayout(options: options).place(graph), of: graph)
         options.widthAllowance.weight = 0
         let free = LayoutMetrics.measure(LayeredLayout(options: options).place(graph), of: graph)
-        #expect(allowed.width <= free.width * 0.95, "\(allowed.width) against \(free.width) without the allowance")
+        // 4.6% narrower (14,980 against 15,708) since in-law families stand beside the families
+        // they married into: the free drawing drifts less than it did.
+        #expect(allowed.width <= free.width * 0.97, "\(allowed.width) against \(free.width) without the allowance")
         #expect(allowed.totalEdgeLength <= free.totalEdgeLength * 1.1)
         #expect(allowed.crossings <= free.crossings + free.crossings / 50)
         #expect(allowed.overlaps == 0)

@@ -9,20 +9,26 @@ struct LayoutGeometry {
     let chains: LongEdgeChains
 
     /// A couple drawn apart has its union point anywhere between the partners (where the lines
-    /// were shortest); it moves, within that reach, to the nearest place a step or more from every
-    /// other union's point and every long line passing its layer, so its lines never run down
-    /// beside another family's.
+    /// were shortest), and a couple not side by side within one unit (a person with several
+    /// partners) between them; it moves, within that reach, to the nearest place a step or more
+    /// from every other union's point and every long line passing its layer, so its lines never run
+    /// down beside another family's.
     private func keepApartUnionsClear(_ unionAlongs: inout [Double], unionLayers: [Int], marriageDrops: [Int: [Int: Double]], centre: (Int) -> Double) {
         let topology = graph.topology
-        let apart = placement.unionsApart
+        let layerOfNode = placement.arrangement.nodeLayers.layerOfNode
+        let apart = placement.unionsApart + topology.partners.indices.filter { union in
+            let partners = topology.partners[union]
+            return partners.count == 2 && layerOfNode[partners[0]] == layerOfNode[partners[1]]
+                && placement.arrangement.unitOfMember[partners[0]] == placement.arrangement.unitOfMember[partners[1]]
+                && !placement.partnersAreAdjacent(union)
+        }
         guard !apart.isEmpty else { return }
         let isApart = Set(apart)
         // What is in the way, per layer, sorted along: other unions' points, and the placeholders
         // where long lines pass the layer (and run on down beside the union's drop).
         var othersOfLayer: [Int: [Double]] = [:]
         for union in topology.partners.indices where !isApart.contains(union) { othersOfLayer[unionLayers[union], default: []].append(unionAlongs[union]) }
-        let layerOf = placement.arrangement.nodeLayers.layerOfNode
-        for node in graph.members.count..<layerOf.count { othersOfLayer[layerOf[node], default: []].append(centre(node)) }
+        for node in graph.members.count..<layerOfNode.count { othersOfLayer[layerOfNode[node], default: []].append(centre(node)) }
         // Other marriages' lines coming down from their partners' boxes (a union's own may run on
         // straight into its drop: they meet, they do not run beside each other).
         for (union, drops) in marriageDrops { othersOfLayer[unionLayers[union], default: []] += drops.values }
@@ -48,6 +54,13 @@ struct LayoutGeometry {
                 let index = firstNear(along)
                 return index == others.count || others[index] >= along + step
             }
+            /// How far the nearest of `others` is.
+            func clearance(_ along: Double) -> Double {
+                let index = firstNear(along)
+                let next = index < others.count ? others[index] - along : .infinity
+                let previous = index > 0 ? along - others[index - 1] : .infinity
+                return min(abs(next), previous)
+            }
             let solved = unionAlongs[union]
             let reach = Int(((high - low) / step).rounded(.up))
             var candidates = [solved]
@@ -56,7 +69,14 @@ struct LayoutGeometry {
                 candidates += [solved - offset, solved + offset]
             }
             candidates += [low, high]
-            if let clear = candidates.first(where: { $0 >= low && $0 <= high && isClear($0) }) { unionAlongs[union] = clear }
+            candidates.removeAll { $0 < low || $0 > high }
+            if let clear = candidates.first(where: isClear) {
+                unionAlongs[union] = clear
+            } else if let roomiest = candidates.max(by: { clearance($0) < clearance($1) }), clearance(roomiest) > clearance(solved) {
+                // No place a whole step clear (a king's many wives between the partners): the one
+                // farthest from the others, so no two lines run on top of each other.
+                unionAlongs[union] = roomiest
+            }
             let placed = unionAlongs[union]
             var layerOthers = othersOfLayer[unionLayers[union], default: []]
             layerOthers.insert(placed, at: layerOthers.firstIndex { $0 >= placed } ?? layerOthers.count)
@@ -90,7 +110,9 @@ struct LayoutGeometry {
         for (union, partners) in topology.partners.enumerated() {
             if partners.count == 1 {
                 dropsOfMember[partners[0], default: []].append(union)
-            } else if partners.count == 2, layerOf[partners[0]] == layerOf[partners[1]], !placement.partnersAreAdjacent(union) {
+            } else if partners.count == 2, !placement.partnersAreAdjacent(union) {
+                // Apart in one layer, or in two (Lot and his daughters): the upper partner's line
+                // drops through the gap below it, beside the lines of its other families.
                 for partner in partners { dropsOfMember[partner, default: []].append(union) }
             }
         }
@@ -279,14 +301,14 @@ struct MarriageRows {
     private var rowOfUnion: [Int: Int] = [:]
     private var rowsOfLayer: [Int]
 
-    /// `drops`: for each union whose partners stand apart in one layer, where each partner's line
-    /// leaves their box.
+    /// `drops`: for each union whose partners do not stand side by side, where each partner's line
+    /// leaves their box. The rows are under the lower partner's layer (the union's).
     init(graph: FamilyGraph, layerOf: [Int], layerCount: Int, unionAlongs: [Double], drops: [Int: [Int: Double]]) {
         rowsOfLayer = Array(repeating: 1, count: layerCount)
         var spansOfLayer: [Int: [(low: Double, high: Double, union: Int)]] = [:]
         for (union, ofPartner) in drops {
             let ends = Array(ofPartner.values) + [unionAlongs[union]]
-            spansOfLayer[layerOf[graph.topology.partners[union][0]], default: []].append((ends.min()!, ends.max()!, union))
+            spansOfLayer[graph.topology.partners[union].map { layerOf[$0] }.max()!, default: []].append((ends.min()!, ends.max()!, union))
         }
         for (layer, spans) in spansOfLayer {
             // Greedy colouring of intervals, left to right: the first row free by a step.

@@ -43,4 +43,21 @@ struct CyclicPartnershipTests {
         let layout = LayeredLayout().place(graph)
         #expect(layoutViolations(layout, of: graph) == ["partners of u3 are not side by side"])
     }
+
+    /// Lot and his daughters (Genesis 19): his line to each daughter's union drops from his box
+    /// through the gap below, beside his line to his daughters, never on it, and the two marriage
+    /// lines run along rows of their own.
+    @Test func aMansMarriageLinesToTheLayerBelowRunBesideHisLineToHisChildren() throws {
+        let graph = try FamilyGraph(
+            members: ["lot", "wife", "elder", "younger", "moab", "benammi"].map { Member(id: $0, firstName: $0) },
+            unions: [Union(id: "family", partners: ["lot"], children: [ChildLink("elder"), ChildLink("younger")]),
+                     Union(id: "first", partners: ["lot", "elder"], children: [ChildLink("moab")]),
+                     Union(id: "second", partners: ["lot", "younger"], children: [ChildLink("benammi")])]
+        )
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = LayeredLayout(options: .init(direction: direction)).place(graph)
+            #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction)")
+            #expect(layout.boxes[graph.index(of: "elder")!].layer > layout.boxes[graph.index(of: "lot")!].layer)
+        }
+    }
 }

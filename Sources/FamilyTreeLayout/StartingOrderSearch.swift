@@ -292,5 +292,3 @@ struct StartingOrderSearch {
         return withParents.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }
-
-

@@ -422,24 +422,30 @@ struct Arrangement {
     }
 
     private func countCrossings(slot: [Int]) -> Int {
-        var lines = Array(repeating: [(upper: Int, lower: Int)](), count: layers.count)
         let layerOf = nodeLayers.layerOfNode
+        // Each line as one number (its layer, then its upper end, then its lower end), so that a
+        // plain integer sort groups the lines by layer in the order the counter needs: this runs
+        // for every order the search tries.
+        let span = 2 * (layerSizes.max() ?? 0) + 2
+        var keys: [Int] = []
+        keys.reserveCapacity(slot.count)
         for union in 0..<compact.unionCount {
             let second = compact.secondPartner[union]
             let layer = max(layerOf[compact.firstPartner[union]], second >= 0 ? layerOf[second] : 0)
             let upper = doubledUnionPosition(union, slot: slot)
             for entry in compact.children.range(union) {
                 let child = compact.children.items[entry]
-                if layerOf[child] == layer + 1 { lines[layer].append((upper, slot[child])) }
+                if layerOf[child] == layer + 1 { keys.append((layer * span + upper) * span + slot[child]) }
             }
         }
         for member in 0..<slot.count {
             for entry in compact.crossChildren.range(member) {
                 let child = compact.crossChildren.items[entry]
-                if layerOf[child] == layerOf[member] + 1 { lines[layerOf[member]].append((2 * slot[member], slot[child])) }
+                if layerOf[child] == layerOf[member] + 1 { keys.append((layerOf[member] * span + 2 * slot[member]) * span + slot[child]) }
             }
         }
-        return lines.reduce(0) { $0 + CrossingCounter.crossings($1) }
+        keys.sort()
+        return CrossingCounter.crossings(sortedKeys: keys, span: span)
     }
 }
 

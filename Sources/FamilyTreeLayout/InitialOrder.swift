@@ -49,12 +49,12 @@ extension Arrangement {
         let root = order.rootOfUnit
         // Each tree's ties to others, seen from this tree: its unit, the other unit, and whether
         // this end is the parent's.
-        var tiesOfTree: [Int: [(own: Int, other: Int, ownIsParent: Bool)]] = [:]
+        var tiesOfTree = Array(repeating: [(own: Int, other: Int, ownIsParent: Bool)](), count: unitCount)
         func tie(parent: Int, child: Int) {
             let (parentUnit, childUnit) = (unitOfMember[parent], unitOfMember[child])
             guard root[parentUnit] != root[childUnit] else { return }
-            tiesOfTree[root[parentUnit], default: []].append((parentUnit, childUnit, true))
-            tiesOfTree[root[childUnit], default: []].append((childUnit, parentUnit, false))
+            tiesOfTree[root[parentUnit]].append((parentUnit, childUnit, true))
+            tiesOfTree[root[childUnit]].append((childUnit, parentUnit, false))
         }
         for member in unitOfMember.indices {
             for entry in compact.parentUnions.range(member) {
@@ -64,14 +64,15 @@ extension Arrangement {
             }
             for entry in compact.crossParents.range(member) { tie(parent: compact.crossParents.items[entry], child: member) }
         }
-        var unitsOfTree: [Int: [Int]] = [:]
-        for units in order.layers { for unit in units { unitsOfTree[root[unit], default: []].append(unit) } }
+        var unitsOfTree = Array(repeating: [Int](), count: unitCount)
+        for units in order.layers { for unit in units { unitsOfTree[root[unit]].append(unit) } }
         // A host is never an in-law family itself (its ties include a parent's end into the moving
         // tree, or the child's end of one, and it is the larger), so the moves below do not depend
         // on one another's order.
         var moves: [InLawMove] = []
         for tree in order.roots.sorted() {
-            guard let ties = tiesOfTree[tree], let first = ties.first else { continue }
+            let ties = tiesOfTree[tree]
+            guard let first = ties.first else { continue }
             // The couple is the host tree's (the in-law family's lines run down into it), or the
             // in-law family's own when the walk reached it from there first.
             let couple: Int
@@ -81,7 +82,7 @@ extension Arrangement {
             } else if ties.allSatisfy({ !$0.ownIsParent && $0.own == first.own && root[$0.other] == root[first.other] }) {
                 (couple, host) = (first.own, root[first.other])
                 // The smaller tree moves, never the one it married into.
-                guard (unitsOfTree[tree]?.count ?? 0) < (unitsOfTree[host]?.count ?? 0) else { continue }
+                guard unitsOfTree[tree].count < unitsOfTree[host].count else { continue }
             } else {
                 continue
             }
@@ -104,7 +105,7 @@ extension Arrangement {
                 guard next >= 0 else { break }
                 member = next
             }
-            let units = unitsOfTree[tree] ?? []
+            let units = unitsOfTree[tree]
             guard !units.isEmpty, units.allSatisfy({ anchors[unitLayer[$0]] != nil }) else { continue }
             moves.append(InLawMove(units: units, anchors: anchors, left: inLaw < partner, topLayer: units.map { unitLayer[$0] }.min()!))
         }
@@ -184,10 +185,9 @@ extension Arrangement {
 
     struct DepthFirstOrder {
         var layers: [[Int]]
-        /// The root each unit was reached from, and its position in that root's tree (preorder).
+        /// The root each unit was reached from.
         var rootOfUnit: [Int]
-        var preorder: [Int]
-        var treeSize: [Int: Int]
+        /// The roots in the order the walks started from them.
         var roots: [Int]
     }
 
@@ -196,19 +196,14 @@ extension Arrangement {
         var layers = Array(repeating: [Int](), count: nodeLayers.layerCount)
         var visited = Array(repeating: false, count: unitCount)
         var rootOfUnit = Array(repeating: -1, count: unitCount)
-        var preorder = Array(repeating: 0, count: unitCount)
-        var treeSize: [Int: Int] = [:]
         var startedFrom: [Int] = []
         func visit(_ root: Int) {
             startedFrom.append(root)
             var stack = [root]
-            var count = 0
             while let unit = stack.popLast() {
                 guard !visited[unit] else { continue }
                 visited[unit] = true
                 rootOfUnit[unit] = root
-                preorder[unit] = count
-                count += 1
                 layers[unitLayer[unit]].append(unit)
                 // Children in sibling order: pushed in reverse so the eldest is visited first.
                 let mark = stack.count
@@ -224,11 +219,10 @@ extension Arrangement {
                 }
                 stack[mark...].reverse()
             }
-            treeSize[root] = count
         }
         for root in roots where !visited[root] { visit(root) }
         for unit in 0..<unitCount where !visited[unit] { visit(unit) }
-        return DepthFirstOrder(layers: layers, rootOfUnit: rootOfUnit, preorder: preorder, treeSize: treeSize, roots: startedFrom)
+        return DepthFirstOrder(layers: layers, rootOfUnit: rootOfUnit, roots: startedFrom)
     }
 
     /// A link between two trees, seen from one of them: the layer it is measured at, this end's
@@ -240,35 +234,40 @@ extension Arrangement {
         var otherPosition: Double
     }
 
-    /// Each tree's width on each layer, and its links to other trees (see `TreeLink`).
-    private func treeLinks(_ order: DepthFirstOrder) -> (width: [Int: [Double]], links: [Int: [TreeLink]]) {
+    /// The founders' trees of `order` numbered in `order.roots`' order (arrays, not dictionaries:
+    /// this runs at every start), each one's width on each layer, and its links to other trees (see
+    /// `TreeLink`; `otherTree` is such a number).
+    private func treeLinks(_ order: DepthFirstOrder) -> (treeOfRoot: [Int], width: [[Double]], links: [[TreeLink]]) {
         let topology = graph.topology
         let layerCount = order.layers.count
+        var treeOfRoot = Array(repeating: -1, count: unitCount)
+        for (tree, root) in order.roots.enumerated() { treeOfRoot[root] = tree }
+        let treeOfUnit = order.rootOfUnit.map { treeOfRoot[$0] }
         // Each tree's width on each layer, and each unit's relative place in its tree's run on its layer.
-        var width: [Int: [Double]] = [:]
+        var width = Array(repeating: Array(repeating: 0.0, count: layerCount), count: order.roots.count)
         var relative = Array(repeating: 0.5, count: unitCount)
         for (layer, units) in order.layers.enumerated() {
             var start = 0
             while start < units.count {
-                let tree = order.rootOfUnit[units[start]]
+                let tree = treeOfUnit[units[start]]
                 var end = start
-                while end < units.count, order.rootOfUnit[units[end]] == tree { end += 1 }
+                while end < units.count, treeOfUnit[units[end]] == tree { end += 1 }
                 var run = 0.0
                 for unit in units[start..<end] { run += Double(unitRange(unit).count) }
-                width[tree, default: Array(repeating: 0, count: layerCount)][layer] += run
+                width[tree][layer] += run
                 for (index, unit) in units[start..<end].enumerated() where end - start > 1 {
                     relative[unit] = Double(index) / Double(end - start - 1)
                 }
                 start = end
             }
         }
-        var linksOfTree: [Int: [TreeLink]] = [:]
+        var linksOfTree = Array(repeating: [TreeLink](), count: order.roots.count)
         func link(_ first: Int, _ second: Int) {
-            let (a, b) = (order.rootOfUnit[first], order.rootOfUnit[second])
+            let (a, b) = (treeOfUnit[first], treeOfUnit[second])
             guard a != b else { return }
             let layer = max(unitLayer[first], unitLayer[second])
-            linksOfTree[a, default: []].append(TreeLink(layer: layer, position: relative[first], otherTree: b, otherPosition: relative[second]))
-            linksOfTree[b, default: []].append(TreeLink(layer: layer, position: relative[second], otherTree: a, otherPosition: relative[first]))
+            linksOfTree[a].append(TreeLink(layer: layer, position: relative[first], otherTree: b, otherPosition: relative[second]))
+            linksOfTree[b].append(TreeLink(layer: layer, position: relative[second], otherTree: a, otherPosition: relative[first]))
         }
         for member in graph.members.indices {
             for union in topology.parentUnions[member] {
@@ -276,29 +275,29 @@ extension Arrangement {
             }
         }
         for crossLink in topology.crossLinks { link(unitOfMember[crossLink.child], unitOfMember[crossLink.parent]) }
-        return (width, linksOfTree)
+        return (treeOfRoot, width, linksOfTree)
     }
 
     /// Orders the trees by greedy insertion: widest first, each placed where its links to the trees
     /// already placed pass over the fewest members, counted on the layer of the link's lower end.
     func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
-        let (width, linksOfTree) = treeLinks(order)
+        let (_, width, linksOfTree) = treeLinks(order)
         // Greedy insertion costs trees x links; beyond a few tens of millions of steps (thousands of
         // linked trees) keep the order found, so no input makes this phase quadratic.
-        let linkCount = linksOfTree.values.reduce(0) { $0 + $1.count }
-        guard !linksOfTree.isEmpty, order.roots.count * linkCount <= 20_000_000 else { return order.roots }
+        let linkCount = linksOfTree.reduce(0) { $0 + $1.count }
+        guard linkCount > 0, order.roots.count * linkCount <= 20_000_000 else { return order.roots }
 
-        let total = { (tree: Int) in width[tree]!.reduce(0, +) }
-        let bySize = order.roots.enumerated().sorted { (total($0.element), -$0.offset) > (total($1.element), -$1.offset) }.map(\.element)
+        let total = width.map { $0.reduce(0, +) }
+        let bySize = order.roots.indices.sorted { (total[$0], -$0) > (total[$1], -$1) }
         var placed: [Int] = []
-        var unlinked = Set<Int>()
-        // Each placed tree's slot (by root unit, -1 before it is placed), and scratch for prefix sums
-        // by layer: arrays, as this loop runs for every tree at every start.
-        var slotOf = Array(repeating: -1, count: unitCount)
+        var unlinked = Array(repeating: false, count: order.roots.count)
+        // Each placed tree's slot (-1 before it is placed), and scratch for prefix sums by layer.
+        var slotOf = Array(repeating: -1, count: order.roots.count)
         var prefix = Array(repeating: [Double](), count: order.layers.count)
         for tree in bySize {
-            guard let links = linksOfTree[tree], !placed.isEmpty else {
-                if linksOfTree[tree] == nil { unlinked.insert(tree) } else { placed.append(tree) }
+            let links = linksOfTree[tree]
+            guard !links.isEmpty, !placed.isEmpty else {
+                if links.isEmpty { unlinked[tree] = true } else { placed.append(tree) }
                 continue
             }
             for (index, other) in placed.enumerated() { slotOf[other] = index }
@@ -306,14 +305,15 @@ extension Arrangement {
             for link in links { prefix[link.layer] = [] }
             for link in links where prefix[link.layer].isEmpty {
                 var sums = [0.0]
-                for other in placed { sums.append(sums.last! + width[other]![link.layer]) }
+                sums.reserveCapacity(placed.count + 1)
+                for other in placed { sums.append(sums.last! + width[other][link.layer]) }
                 prefix[link.layer] = sums
             }
             // Each link to a placed tree, looked up once rather than at every slot.
             let placedLinks = links.compactMap { link -> (slot: Int, sums: [Double], own: Double, other: Double, link: TreeLink)? in
                 let otherSlot = slotOf[link.otherTree]
                 guard otherSlot >= 0 else { return nil }
-                return (otherSlot, prefix[link.layer], width[tree]![link.layer], width[link.otherTree]![link.layer], link)
+                return (otherSlot, prefix[link.layer], width[tree][link.layer], width[link.otherTree][link.layer], link)
             }
             var bestSlot = placed.count
             var bestCost = Double.infinity
@@ -333,6 +333,6 @@ extension Arrangement {
             }
             placed.insert(tree, at: bestSlot)
         }
-        return placed + order.roots.filter(unlinked.contains)
+        return (placed + order.roots.indices.filter { unlinked[$0] }).map { order.roots[$0] }
     }
 }

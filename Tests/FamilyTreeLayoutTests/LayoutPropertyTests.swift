@@ -171,4 +171,17 @@ func linesThroughBoxes(_ layout: Layout) -> [String] {
         }
         #expect(CrossingCounter.crossings(lines) == brute)
     }
+
+    /// The counter over several layer gaps at once (one sorted number per line) counts each gap's
+    /// crossings as the one-gap counter does, and none between gaps.
+    @Test(arguments: 0..<20)
+    func countsGapsEncodedTogetherAsApart(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) + 100)
+        let span = 14
+        let gaps = (0..<4).map { _ in
+            (0..<Int.random(in: 0...40, using: &rng)).map { _ in (upper: Int.random(in: 0..<span, using: &rng), lower: Int.random(in: 0..<span, using: &rng)) }
+        }
+        let keys = gaps.enumerated().flatMap { gap, lines in lines.map { (gap * span + $0.upper) * span + $0.lower } }.sorted()
+        #expect(CrossingCounter.crossings(sortedKeys: keys, span: span) == gaps.reduce(0) { $0 + CrossingCounter.crossings($1) })
+    }
 }

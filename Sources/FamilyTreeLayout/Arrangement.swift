@@ -426,7 +426,7 @@ struct Arrangement {
         // Each line as one number (its layer, then its upper end, then its lower end), so that a
         // plain integer sort groups the lines by layer in the order the counter needs: this runs
         // for every order the search tries.
-        let span = 2 * (layerSizes.max() ?? 0) + 2
+        let bits = Int.bitWidth - (2 * (layerSizes.max() ?? 0) + 1).leadingZeroBitCount
         var keys: [Int] = []
         keys.reserveCapacity(slot.count)
         for union in 0..<compact.unionCount {
@@ -435,17 +435,17 @@ struct Arrangement {
             let upper = doubledUnionPosition(union, slot: slot)
             for entry in compact.children.range(union) {
                 let child = compact.children.items[entry]
-                if layerOf[child] == layer + 1 { keys.append((layer * span + upper) * span + slot[child]) }
+                if layerOf[child] == layer + 1 { keys.append(layer << (2 * bits) | upper << bits | slot[child]) }
             }
         }
         for member in 0..<slot.count {
             for entry in compact.crossChildren.range(member) {
                 let child = compact.crossChildren.items[entry]
-                if layerOf[child] == layerOf[member] + 1 { keys.append((layerOf[member] * span + 2 * slot[member]) * span + slot[child]) }
+                if layerOf[child] == layerOf[member] + 1 { keys.append(layerOf[member] << (2 * bits) | (2 * slot[member]) << bits | slot[child]) }
             }
         }
         keys.sort()
-        return CrossingCounter.crossings(sortedKeys: keys, span: span)
+        return CrossingCounter.crossings(sortedKeys: keys, bits: bits)
     }
 }
 

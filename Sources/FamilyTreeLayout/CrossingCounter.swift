@@ -33,35 +33,38 @@ public enum CrossingCounter {
     }
 
     /// The crossings among lines of several layer gaps, each line given as one number,
-    /// `(gap * span + upper) * span + lower` with both ends below `span`, the numbers sorted.
-    /// Lines of different gaps never cross; lines that share an endpoint never count as crossing.
-    static func crossings(sortedKeys keys: [Int], span: Int) -> Int {
+    /// `(gap << (2 * bits)) | (upper << bits) | lower` with both ends below `1 << bits`, the numbers
+    /// sorted. Lines of different gaps never cross; lines that share an endpoint never count as
+    /// crossing. (Shifts, not a product: this runs for every order the search tries.)
+    static func crossings(sortedKeys keys: [Int], bits: Int) -> Int {
+        let span = 1 << bits
+        let mask = span - 1
         var tree = Array(repeating: 0, count: span + 1)
         var total = 0
         var groupStart = 0
         var gapStart = 0
         while groupStart < keys.count {
-            let upperKey = keys[groupStart] / span
-            if upperKey / span != keys[gapStart] / (span * span) {
+            let upperKey = keys[groupStart] >> bits
+            if upperKey >> bits != keys[gapStart] >> (2 * bits) {
                 // A new gap: empty the tree of the last one's lines.
                 for key in keys[gapStart..<groupStart] {
-                    var index = key % span + 1
+                    var index = key & mask + 1
                     while index <= span, tree[index] != 0 { tree[index] = 0; index += index & -index }
                 }
                 gapStart = groupStart
             }
             var groupEnd = groupStart
-            while groupEnd < keys.count, keys[groupEnd] / span == upperKey { groupEnd += 1 }
+            while groupEnd < keys.count, keys[groupEnd] >> bits == upperKey { groupEnd += 1 }
             // Earlier lines of this gap whose lower end is strictly right of this one's cross it.
             let seen = groupStart - gapStart
             for key in keys[groupStart..<groupEnd] {
                 var notGreater = 0
-                var index = key % span + 1
+                var index = key & mask + 1
                 while index > 0 { notGreater += tree[index]; index -= index & -index }
                 total += seen - notGreater
             }
             for key in keys[groupStart..<groupEnd] {
-                var index = key % span + 1
+                var index = key & mask + 1
                 while index <= span { tree[index] += 1; index += index & -index }
             }
             groupStart = groupEnd

@@ -49,6 +49,8 @@ struct StartingOrderSearch {
     /// Crossing reduction is deterministic, so a start whose first order was reduced before (a host
     /// trial that changes nothing) takes the reduced order from here.
     private var reduced: [PlacedOrder: Arrangement] = [:]
+    /// First orders made ahead of time (`prepare`), by start.
+    private var prepared: [Arrangement.StartingOrder: Arrangement] = [:]
     private let layout: @Sendable (Arrangement) -> Layout
 
     /// How many more layouts the host search may try (royal trees have hundreds of such couples).
@@ -60,6 +62,8 @@ struct StartingOrderSearch {
     /// Of a batch of orders, how many (those that cross least) are placed and measured: placing is
     /// the costly half, and placing only four changed no result on the real trees measured.
     static let placedPerBatch = 4
+    /// How many pairs of host trials are ordered ahead of time (see `run`).
+    static let pairsReducedAhead = 4
 
     /// Starts with the layout of the arranged order (all that trees above the search's budget get).
     init(
@@ -144,15 +148,28 @@ struct StartingOrderSearch {
         for (unit, candidates) in Self.couplesFromTwoFamilies(graph, layering: layering) {
             for candidate in candidates where trials.count < Self.hostTrials { trials.append((unit, candidate)) }
         }
-        for pair in stride(from: 0, to: trials.count, by: 2) {
-            let batch = trials[pair..<min(pair + 2, trials.count)].compactMap { trial -> Arrangement.StartingOrder? in
+        func trialStarts(_ pair: Int) -> [Arrangement.StartingOrder] {
+            trials[pair..<min(pair + 2, trials.count)].compactMap { trial in
                 guard bestStart.hostOfUnit[trial.unit] != trial.host else { return nil }
                 var start = bestStart
                 start.hostOfUnit[trial.unit] = trial.host
                 return start
             }
+        }
+        // The trials are taken two at a time, each pair from the best start so far. One of a
+        // couple's two trials usually repeats the order already found, so a pair alone would keep
+        // one core idle: the orders of the next few pairs are made and reduced together ahead of
+        // time, assuming the best start stays, and made again when it changes.
+        var speculatedUpTo = 0
+        for pair in stride(from: 0, to: trials.count, by: 2) {
+            if pair >= speculatedUpTo, skipsRepeatedOrders {
+                speculatedUpTo = min(pair + 2 * Self.pairsReducedAhead, trials.count)
+                prepare(stride(from: pair, to: speculatedUpTo, by: 2).flatMap(trialStarts))
+            }
+            let before = bestStart
             // Only an order that crosses no more than the best one is worth placing here.
-            consider(batch, slack: 1.0)
+            consider(trialStarts(pair), slack: 1.0)
+            if bestStart != before { speculatedUpTo = pair + 2 }
         }
 
         // A middle child married to someone who grew up in the tree: side by side, one partner's
@@ -265,21 +282,42 @@ struct StartingOrderSearch {
         }
     }
 
-    /// The reduced order of each start: first orders made in parallel, each new one reduced (in
-    /// parallel) once, repeats taken from `reduced`.
+    /// The reduced order of each start: first orders made in parallel (or taken from `prepared`),
+    /// each new one reduced (in parallel) once, repeats taken from `reduced`.
     private mutating func ordered(_ starts: [Arrangement.StartingOrder]) -> [Arrangement] {
-        let firstOrders = Parallel.map(starts, arrange)
-        let keys = firstOrders.map(PlacedOrder.init)
-        var new: [Int] = []
-        var seen: Set<PlacedOrder> = []
+        let firstOrders = firstOrders(of: starts)
         guard skipsRepeatedOrders else {
             reductions += starts.count
             return Parallel.map(firstOrders, reduce)
         }
-        for (index, key) in keys.enumerated() where reduced[key] == nil && seen.insert(key).inserted { new.append(index) }
-        for (index, order) in zip(new, Parallel.map(new.map { firstOrders[$0] }, reduce)) { reduced[keys[index]] = order }
+        reduceNew(firstOrders)
+        return firstOrders.map { reduced[PlacedOrder($0)]! }
+    }
+
+    /// Makes and reduces the orders of `starts` ahead of time, all in one parallel batch.
+    private mutating func prepare(_ starts: [Arrangement.StartingOrder]) {
+        let missing = starts.filter { prepared[$0] == nil }
+        for (start, order) in zip(missing, Parallel.map(missing, arrange)) { prepared[start] = order }
+        reduceNew(starts.map { prepared[$0]! })
+    }
+
+    private func firstOrders(of starts: [Arrangement.StartingOrder]) -> [Arrangement] {
+        let missing = starts.indices.filter { prepared[starts[$0]] == nil }
+        var orders = starts.map { prepared[$0] }
+        for (index, order) in zip(missing, Parallel.map(missing.map { starts[$0] }, arrange)) { orders[index] = order }
+        return orders.map { $0! }
+    }
+
+    /// Reduces (in parallel) each of `firstOrders` not reduced before, once.
+    private mutating func reduceNew(_ firstOrders: [Arrangement]) {
+        var new: [(key: PlacedOrder, order: Arrangement)] = []
+        var seen: Set<PlacedOrder> = []
+        for order in firstOrders {
+            let key = PlacedOrder(order)
+            if reduced[key] == nil, seen.insert(key).inserted { new.append((key, order)) }
+        }
+        for (item, order) in zip(new, Parallel.map(new.map(\.order), reduce)) { reduced[item.key] = order }
         reductions += new.count
-        return keys.map { reduced[$0]! }
     }
 
     /// Units in which two or more members have parents in the tree, each with those members, in

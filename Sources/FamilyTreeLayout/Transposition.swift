@@ -111,15 +111,21 @@ extension Arrangement {
         var changed = false
         var improved = true
         var rounds = 0
+        // A neighbouring pair looked at and left, or just swapped, stays as it is until a swap
+        // beside it brings a new neighbour: its costs never change, so it is not looked at again.
+        var settled = Array(repeating: false, count: units.count - 1)
         while improved, rounds < 8 {
             improved = false
             rounds += 1
-            for index in 0..<(units.count - 1) {
+            for index in 0..<(units.count - 1) where !settled[index] {
+                settled[index] = true
                 guard !mustPrecede.contains(units[index + 1], inRow: units[index]) else { continue }
                 let cost = costs(row[index], row[index + 1])
                 if cost.bFirst < cost.aFirst {
                     units.swapAt(index, index + 1)
                     row.swapAt(index, index + 1)
+                    if index > 0 { settled[index - 1] = false }
+                    if index + 2 < units.count { settled[index + 1] = false }
                     improved = true
                     changed = true
                 }

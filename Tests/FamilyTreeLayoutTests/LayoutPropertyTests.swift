@@ -177,11 +177,11 @@ func linesThroughBoxes(_ layout: Layout) -> [String] {
     @Test(arguments: 0..<20)
     func countsGapsEncodedTogetherAsApart(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed) + 100)
-        let span = 14
+        let bits = 4
         let gaps = (0..<4).map { _ in
-            (0..<Int.random(in: 0...40, using: &rng)).map { _ in (upper: Int.random(in: 0..<span, using: &rng), lower: Int.random(in: 0..<span, using: &rng)) }
+            (0..<Int.random(in: 0...40, using: &rng)).map { _ in (upper: Int.random(in: 0..<(1 << bits), using: &rng), lower: Int.random(in: 0..<(1 << bits), using: &rng)) }
         }
-        let keys = gaps.enumerated().flatMap { gap, lines in lines.map { (gap * span + $0.upper) * span + $0.lower } }.sorted()
-        #expect(CrossingCounter.crossings(sortedKeys: keys, span: span) == gaps.reduce(0) { $0 + CrossingCounter.crossings($1) })
+        let keys = gaps.enumerated().flatMap { gap, lines in lines.map { gap << (2 * bits) | $0.upper << bits | $0.lower } }.sorted()
+        #expect(CrossingCounter.crossings(sortedKeys: keys, bits: bits) == gaps.reduce(0) { $0 + CrossingCounter.crossings($1) })
     }
 }

@@ -329,14 +329,16 @@ struct Arrangement {
         // Constraints only join units of one layer, so positions in this layer index everything.
         for (position, unit) in units.enumerated() { rankInLayer[unit] = position }
         var waiting = Array(repeating: 0, count: units.count)
-        var constrained = false
-        for unit in units {
+        var violated = false
+        for (position, unit) in units.enumerated() {
             for entry in mustPrecede.range(unit) {
-                waiting[rankInLayer[mustPrecede.items[entry]]] += 1
-                constrained = true
+                let later = rankInLayer[mustPrecede.items[entry]]
+                waiting[later] += 1
+                if later < position { violated = true }
             }
         }
-        guard constrained else { return }
+        // An order that keeps every constraint is its own earliest-first topological order.
+        guard violated else { return }
         var ready = MinHeap<Int>()
         for position in units.indices where waiting[position] == 0 { ready.insert(position) }
         var placed = Array(repeating: false, count: units.count)

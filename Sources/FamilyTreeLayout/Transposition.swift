@@ -67,12 +67,27 @@ extension Arrangement {
                     if layerOf[child] == layer + 1 { lower.append(slot[child]) }
                 }
             }
-            if upper.count - upperFrom > 1 { upper[upperFrom...].sort() }
-            if lower.count - lowerFrom > 1 { lower[lowerFrom...].sort() }
+            Self.sortTail(&upper, from: upperFrom)
+            Self.sortTail(&lower, from: lowerFrom)
             upperStart.append(upper.count)
             lowerStart.append(lower.count)
         }
         return (CompactGraph.Rows(start: upperStart, items: upper), CompactGraph.Rows(start: lowerStart, items: lower))
+    }
+
+    /// Sorts `values[start...]`, a unit's few line ends, in place (insertion sort: a generic sort
+    /// of a slice costs more than the sorting for a handful of values).
+    @inline(__always) private static func sortTail(_ values: inout [Int], from start: Int) {
+        guard values.count - start > 1 else { return }
+        for index in (start + 1)..<values.count {
+            let value = values[index]
+            var hole = index
+            while hole > start, values[hole - 1] > value {
+                values[hole] = values[hole - 1]
+                hole -= 1
+            }
+            values[hole] = value
+        }
     }
 
     /// For sorted rows: the pairs (p in first, q in second) with p > q, which cross when `first`

@@ -131,27 +131,31 @@ extension Arrangement {
     /// each family inserted at its anchor's place among them. `unplaced`: the moves (indices) with
     /// a unit that found no place; the layers they touch are left as they were.
     func spliced(_ layers: [[Int]], moving moves: [InLawMove]) -> (layers: [[Int]], unplaced: Set<Int>) {
-        var moverOf = [Int: Int]()
+        // Arrays by unit, not dictionaries: this runs at every start.
+        var moverOf = Array(repeating: -1, count: unitCount)
         for (index, move) in moves.enumerated() { for unit in move.units { moverOf[unit] = index } }
+        var position = Array(repeating: -1, count: unitCount)
         var result = layers
         var unplaced = Set<Int>()
-        for (layer, units) in layers.enumerated() where units.contains(where: { moverOf[$0] != nil }) {
-            let rest = units.filter { moverOf[$0] == nil }
-            var position = [Int: Int]()
+        for (layer, units) in layers.enumerated() where units.contains(where: { moverOf[$0] >= 0 }) {
+            let rest = units.filter { moverOf[$0] < 0 }
             for (index, unit) in rest.enumerated() { position[unit] = index }
+            defer { for unit in rest { position[unit] = -1 } }
             // Before (or after) the anchor's brothers and sisters in this layer, not among them,
             // so the family's lines from above cross none of theirs.
-            var insertions: [Int: [Int]] = [:]
+            var insertions: [(at: Int, sequence: Int, unit: Int)] = []
             var placedAll = true
             for unit in units {
-                guard let mover = moverOf[unit] else { continue }
+                let mover = moverOf[unit]
+                guard mover >= 0 else { continue }
                 let move = moves[mover]
                 guard let (anchor, member) = move.anchors[layer] else { continue }
-                var block = [position[anchor]].compactMap { $0 }
+                var block = position[anchor] >= 0 ? [position[anchor]] : []
                 // The family's founders (no lines from above) stand right beside the anchor.
                 if layer > move.topLayer, member >= 0, compact.primaryParentUnion[member] >= 0 {
                     for entry in compact.children.range(compact.primaryParentUnion[member]) {
-                        if let index = position[unitOfMember[compact.children.items[entry]]] { block.append(index) }
+                        let index = position[unitOfMember[compact.children.items[entry]]]
+                        if index >= 0 { block.append(index) }
                     }
                 }
                 guard let first = block.min(), let last = block.max() else {
@@ -159,13 +163,19 @@ extension Arrangement {
                     placedAll = false
                     continue
                 }
-                insertions[move.left ? first : last + 1, default: []].append(unit)
+                insertions.append((move.left ? first : last + 1, insertions.count, unit))
             }
             guard placedAll else { continue }
+            // Each family's units in their order, before the unit that stays at that index.
+            insertions.sort { ($0.at, $0.sequence) < ($1.at, $1.sequence) }
             var row: [Int] = []
             row.reserveCapacity(units.count)
+            var next = 0
             for index in 0...rest.count {
-                row += insertions[index] ?? []
+                while next < insertions.count, insertions[next].at == index {
+                    row.append(insertions[next].unit)
+                    next += 1
+                }
                 if index < rest.count { row.append(rest[index]) }
             }
             result[layer] = row
@@ -193,13 +203,20 @@ extension Arrangement {
 
     /// Preorder from each root in turn, then from any unit not reached yet.
     func depthFirst(from roots: [Int]) -> DepthFirstOrder {
-        var layers = Array(repeating: [Int](), count: nodeLayers.layerCount)
+        // Room for every unit up front (a layer has no more units than members), one stack for all
+        // walks: this runs several times at every start.
+        var layers = layerSizes.map { size in
+            var units: [Int] = []
+            units.reserveCapacity(size)
+            return units
+        }
         var visited = Array(repeating: false, count: unitCount)
         var rootOfUnit = Array(repeating: -1, count: unitCount)
         var startedFrom: [Int] = []
+        var stack: [Int] = []
         func visit(_ root: Int) {
             startedFrom.append(root)
-            var stack = [root]
+            stack.append(root)
             while let unit = stack.popLast() {
                 guard !visited[unit] else { continue }
                 visited[unit] = true

@@ -6,7 +6,8 @@ import FamilyTreeGEDCOM
 import TestSupport
 
 /// The multi-start search reduces and places each distinct order once: a repeat draws the same and
-/// cannot win.
+/// cannot win. Skipping repeats also orders host trials ahead of time (and again after a trial
+/// wins); placing all does neither, so the same drawing from both shows neither changes the result.
 struct StartingOrderSearchTests {
     static func compare(_ graph: FamilyGraph) -> (skipping: StartingOrderSearch, placingAll: StartingOrderSearch) {
         var options = LayeredLayout.Options()

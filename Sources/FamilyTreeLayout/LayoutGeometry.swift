@@ -150,10 +150,26 @@ struct LayoutGeometry {
         let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
         keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, marriageDrops: marriageDrop, centre: centre)
         let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
+        // Partners generations apart: the upper one's marriage line passes the layers between.
+        let marriagesFromAbove = topology.partners.indices.compactMap { union -> ChildLines.MarriageFromAbove? in
+            let partners = topology.partners[union]
+            guard partners.count == 2, let upper = partners.min(by: { layerOf[$0] < layerOf[$1] }), layerOf[upper] < unionLayers[union] else { return nil }
+            let lower = partners[0] == upper ? partners[1] : partners[0]
+            return .init(union: union, partner: upper, drop: marriageDrop[union]?[upper] ?? centre(upper),
+                         otherDrop: marriageDrop[union]?[lower] ?? centre(lower))
+        }
         let lines = ChildLines(graph: graph, placement: placement, chains: chains, options: options, layerOf: layerOf,
-                               alongs: alongs, alongShift: alongShift, unionAlongs: unionAlongs, unionLayers: unionLayers, memberLayers: memberLayers)
+                               alongs: alongs, alongShift: alongShift, unionAlongs: unionAlongs, unionLayers: unionLayers, memberLayers: memberLayers,
+                               marriagesFromAbove: marriagesFromAbove)
+        // Such a line reaches the union's row where it came through the union's layer.
+        var marriageArrival = marriageDrop
+        var legsOfMarriage: [Int: [ChildLines.Leg]] = [:]
+        for (marriage, legs) in zip(marriagesFromAbove, lines.marriageLegs) {
+            legsOfMarriage[marriage.union] = legs
+            if let last = legs.last { marriageArrival[marriage.union, default: [:]][marriage.partner] = last.to }
+        }
 
-        let marriageRows = MarriageRows(graph: graph, layerOf: layerOf, layerCount: layerCount, unionAlongs: unionAlongs, drops: marriageDrop)
+        let marriageRows = MarriageRows(graph: graph, layerOf: layerOf, layerCount: layerCount, unionAlongs: unionAlongs, drops: marriageArrival)
 
         // Across: each layer as deep as its deepest box, each gap tall enough for its tracks.
         var layerDepth = Array(repeating: 0.0, count: layerCount)
@@ -224,9 +240,19 @@ struct LayoutGeometry {
                 lineStart = unionRow
                 for partner in ordered {
                     let drop = marriageDrop[union]?[partner] ?? centre(partner)
-                    edges.append(Layout.Edge(kind: .partner, from: .member(partner), to: .union(union), points: [
-                        point(drop, bottom(partner)), point(drop, unionRow), point(unionAlong, unionRow),
-                    ]))
+                    var points = [point(drop, bottom(partner))]
+                    var along = drop
+                    if layerOf[partner] < partnersLayer, let legs = legsOfMarriage[union] {
+                        for leg in legs {
+                            let row = trackAcross(lines.track(of: leg.bus), aboveLayer: leg.layer)
+                            points.append(point(along, row))
+                            if leg.to != along { points.append(point(leg.to, row)) }
+                            along = leg.to
+                        }
+                    }
+                    points.append(point(along, unionRow))
+                    points.append(point(unionAlong, unionRow))
+                    edges.append(Layout.Edge(kind: .partner, from: .member(partner), to: .union(union), points: points))
                 }
             }
             lineStartOfUnion.append(lineStart)
@@ -364,11 +390,24 @@ struct ChildLines {
     }
 
     private(set) var lines: [Line] = []
+
+    /// A marriage line from a partner in a layer above the union's: where it leaves that
+    /// partner's box, and where the other partner's line leaves theirs.
+    struct MarriageFromAbove {
+        var union: Int
+        var partner: Int
+        var drop: Double
+        var otherDrop: Double
+    }
+    /// The legs of each marriage line from a partner in a layer above the union's (see `init`), in
+    /// the order given: through each layer down to the union's, at a place no box stands.
+    private(set) var marriageLegs: [[Leg]] = []
     private var trackOfBus: [Int] = []
     private var trackCounts: [Int] = []
 
     init(graph: FamilyGraph, placement: Placement, chains: LongEdgeChains, options: LayeredLayout.Options, layerOf: [Int],
-         alongs: [Double], alongShift: Double, unionAlongs: [Double], unionLayers: [Int], memberLayers: [[Int]]) {
+         alongs: [Double], alongShift: Double, unionAlongs: [Double], unionLayers: [Int], memberLayers: [[Int]],
+         marriagesFromAbove: [MarriageFromAbove] = []) {
         let topology = graph.topology
         let alongSize = placement.alongSize
         func centre(_ member: Int) -> Double { alongs[member] + alongSize[member] / 2 }
@@ -381,20 +420,33 @@ struct ChildLines {
         var unionDrops = Array(repeating: [Double](), count: memberLayers.count)
         for (union, layer) in unionLayers.enumerated() where !topology.children[union].isEmpty { unionDrops[layer].append(unionAlongs[union]) }
         let rows = LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: unionDrops)
-        func passages(from startAlong: Double, startLayer: Int, to child: Int, placeholders: [Int]) -> [(layer: Int, along: Double)] {
-            guard startLayer + 1 < layerOf[child] else { return [] }
+        // A marriage line from above comes down through a whole gap to each layer it passes, and on
+        // to a track in the gap below, so it keeps clear of the lines dropping from the unions above
+        // that layer too, of the long lines passing the layer at their placeholders, and of the
+        // lines entering the boxes of the layer below.
+        var passingLines = unionDrops
+        if !marriagesFromAbove.isEmpty {
+            for layer in passingLines.indices.dropFirst() { passingLines[layer] += unionDrops[layer - 1] }
+            for layer in passingLines.indices.dropLast() { passingLines[layer] += memberLayers[layer + 1].map(centre) }
+            for node in graph.members.count..<chains.nodeLayers.layerOfNode.count {
+                passingLines[chains.nodeLayers.layerOfNode[node]].append(placement.start(of: node) + alongShift)
+            }
+        }
+        let rowsForMarriages = marriagesFromAbove.isEmpty ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines)
+        func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int], rows: LayerRows, gapsEachSide: Int = 4) -> [(layer: Int, along: Double)] {
+            guard startLayer + 1 < endLayer else { return [] }
             var along = startAlong
-            return ((startLayer + 1)..<layerOf[child]).enumerated().map { index, layer in
+            return ((startLayer + 1)..<endLayer).enumerated().map { index, layer in
                 along = index < placeholders.count
                     ? placement.start(of: placeholders[index]) + alongShift
-                    : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
+                    : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2, gapsEachSide: gapsEachSide)
                 return (layer, along)
             }
         }
 
         /// Every line once, with the buses it runs on; `moved` says where legs leave their tracks
         /// where an earlier round found them beside another family's line.
-        func route(moved: [LegKey: Double]) -> (lines: [Line], buses: BusTracks) {
+        func route(moved: [LegKey: Double]) -> (lines: [Line], marriageLegs: [[Leg]], buses: BusTracks) {
             var routed: [Line] = []
             routed.reserveCapacity(lineCount)
             var buses = BusTracks()
@@ -415,7 +467,7 @@ struct ChildLines {
             func add(kind: Layout.EdgeKind, from: Layout.Endpoint, family: Int, startAlong: Double, startLayer: Int, child: Int,
                      placeholders: [Int], sharedBus: inout [Int: Int]) {
                 let line = routed.count
-                let through = passages(from: startAlong, startLayer: startLayer, to: child, placeholders: placeholders)
+                let through = passages(from: startAlong, startLayer: startLayer, to: layerOf[child], placeholders: placeholders, rows: rows)
                 let boxRoom = max(0, alongSize[child] / 2 - 2)
                 let entryRoom = (centre(child) - boxRoom)...(centre(child) + boxRoom)
                 let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)]) ?? entry(into: child, isPrimary: kind == .child)
@@ -454,13 +506,35 @@ struct ChildLines {
                 add(kind: .crossBloodline, from: .member(link.parent), family: -1 - link.parent, startAlong: centre(link.parent),
                     startLayer: layerOf[link.parent], child: link.child, placeholders: [], sharedBus: &unshared)
             }
-            return (routed, buses)
+            // A marriage line from a partner generations above the union's layer (a king who
+            // married his grandson's widow): down through each layer between, and the union's own,
+            // where no box stands, on a track of each gap like a long line, never through a box.
+            // Each marks its passages, so the next keeps a step from it.
+            var rowsForMarriages = rowsForMarriages
+            let marriageLegs = marriagesFromAbove.map { marriage in
+                var along = marriage.drop
+                let unionLayer = unionLayers[marriage.union]
+                let unionAlong = unionAlongs[marriage.union]
+                // Through the union's own layer on the side of the union point away from the other
+                // partner's line, so the two meet at the point and do not run one on the other.
+                let away = marriage.otherDrop <= unionAlong ? unionAlong...Double.infinity : -Double.infinity...unionAlong
+                let last = rowsForMarriages.freeAlong(near: unionAlong, inLayer: unionLayer, clearance: options.unitSpacing / 2, gapsEachSide: 16, within: away)
+                let through = passages(from: marriage.drop, startLayer: layerOf[marriage.partner], to: unionLayer, placeholders: [], rows: rowsForMarriages,
+                                       gapsEachSide: 16) + [(unionLayer, last)]
+                for passage in through { rowsForMarriages.addDrop(passage.along, inLayer: passage.layer) }
+                return through.map { passage in
+                        defer { along = passage.along }
+                        return Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: passage.along), to: passage.along,
+                                   room: passage.along...passage.along)
+                    }
+            }
+            return (routed, marriageLegs, buses)
         }
 
         var moved: [LegKey: Double] = [:]
         for round in 0..<4 {
-            let (routed, buses) = route(moved: moved)
-            (lines, (trackOfBus, trackCounts)) = (routed, buses.tracks(layerCount: memberLayers.count))
+            let (routed, marriages, buses) = route(moved: moved)
+            (lines, marriageLegs, (trackOfBus, trackCounts)) = (routed, marriages, buses.tracks(layerCount: memberLayers.count))
             guard round < 3 else { break }
             let moves = legsBesideDrops()
             if moves.isEmpty { break }
@@ -592,10 +666,16 @@ struct LayerRows {
         self.drops = drops.map { $0.sorted() }
     }
 
+    /// Marks a line passing `layer` at `along`, so later lines keep a step from it.
+    mutating func addDrop(_ along: Double, inLayer layer: Int) {
+        let index = drops[layer].firstIndex { $0 > along } ?? drops[layer].count
+        drops[layer].insert(along, at: index)
+    }
+
     /// The position nearest to `position` where a line crosses `layer` without touching a box,
     /// keeping `clearance` from boxes where the gap allows, and a step from any union's drop
     /// where a gap within a few boxes allows.
-    func freeAlong(near position: Double, inLayer layer: Int, clearance: Double) -> Double {
+    func freeAlong(near position: Double, inLayer layer: Int, clearance: Double, gapsEachSide: Int = 4, within allowed: ClosedRange<Double>? = nil) -> Double {
         let (lows, highs) = (low[layer], high[layer])
         guard !lows.isEmpty else { return position }
         // The first box whose right edge is not left of the position.
@@ -617,13 +697,15 @@ struct LayerRows {
         if first == lows.count || lows[first] - clearance > position { candidates.append(position) }
         var left = first
         var right = first + 1
-        for _ in 0..<4 {
+        for _ in 0..<gapsEachSide {
             if left >= 0 { candidates.append(gap(leftOf: left)) }
             if right <= lows.count { candidates.append(gap(leftOf: right)) }
             left -= 1
             right += 1
         }
-        let ordered = candidates.enumerated().sorted { (abs($0.element - position), $0.offset) < (abs($1.element - position), $1.offset) }
+        let inRange = allowed.map { range in candidates.filter(range.contains) } ?? candidates
+        let ordered = (inRange.isEmpty ? candidates : inRange).enumerated()
+            .sorted { (abs($0.element - position), $0.offset) < (abs($1.element - position), $1.offset) }
         let unionDrops = drops[layer]
         func isClear(_ along: Double) -> Bool {
             var low = 0

@@ -44,6 +44,29 @@ struct CyclicPartnershipTests {
         #expect(layoutViolations(layout, of: graph) == ["partners of u3 are not side by side"])
     }
 
+    /// A queen who married her grandson (Hawaiian_Kings.ged has such a marriage, the Roman gods many):
+    /// her marriage line runs down two generations to the union point under his layer, through the
+    /// layers between where no box stands, never through her son's or her grandchildren's boxes.
+    @Test func aMarriageLineGenerationsDownPassesBetweenTheBoxesOfTheLayersBetween() throws {
+        let graph = try FamilyGraph(
+            members: ["queen", "king", "son", "wife", "elder", "heir", "younger", "baby"].map { Member(id: $0, firstName: $0) },
+            unions: [Union(id: "first", partners: ["king", "queen"], children: [ChildLink("son")]),
+                     Union(id: "second", partners: ["son", "wife"], children: [ChildLink("elder"), ChildLink("heir"), ChildLink("younger")]),
+                     Union(id: "late", partners: ["queen", "heir"], children: [ChildLink("baby")])]
+        )
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = LayeredLayout(options: .init(direction: direction)).place(graph)
+            let (queen, heir) = (graph.index(of: "queen")!, graph.index(of: "heir")!)
+            #expect(layout.boxes[heir].layer == layout.boxes[queen].layer + 2, "\(direction)")
+            #expect(linesThroughBoxes(layout).isEmpty, "\(direction): \(linesThroughBoxes(layout))")
+            #expect(LineSeparation.measure(layout).overlappingPairs == 0, "\(direction)")
+            // The line still joins her box to the union point.
+            let line = try #require(layout.edges.first { $0.kind == .partner && $0.from == .member(queen) && $0.to == .union(graph.unions.firstIndex { $0.id == "late" }!) })
+            let point = try #require(layout.unions.first { $0.union == graph.unions.firstIndex { $0.id == "late" }! })
+            #expect(line.points.last.map { abs($0.x - point.x) < 0.01 && abs($0.y - point.y) < 0.01 } == true, "\(direction)")
+        }
+    }
+
     /// Lot and his daughters (Genesis 19): his line to each daughter's union drops from his box
     /// through the gap below, beside his line to his daughters, never on it, and the two marriage
     /// lines run along rows of their own.

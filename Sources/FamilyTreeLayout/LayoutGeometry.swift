@@ -518,9 +518,9 @@ struct ChildLines {
                 // Through the union's own layer on the side of the union point away from the other
                 // partner's line, so the two meet at the point and do not run one on the other.
                 let away = marriage.otherDrop <= unionAlong ? unionAlong...Double.infinity : -Double.infinity...unionAlong
-                let last = rowsForMarriages.freeAlong(near: unionAlong, inLayer: unionLayer, clearance: options.unitSpacing / 2, gapsEachSide: 16, within: away)
-                let through = passages(from: marriage.drop, startLayer: layerOf[marriage.partner], to: unionLayer, placeholders: [], rows: rowsForMarriages,
-                                       gapsEachSide: 16) + [(unionLayer, last)]
+                let last = rowsForMarriages.freeAlong(near: unionAlong, inLayer: unionLayer, clearance: options.unitSpacing / 2, gapsEachSide: 8, within: away)
+                let through = passages(from: marriage.drop, startLayer: layerOf[marriage.partner], to: unionLayer, placeholders: [], rows: rowsForMarriages)
+                    + [(unionLayer, last)]
                 for passage in through { rowsForMarriages.addDrop(passage.along, inLayer: passage.layer) }
                 return through.map { passage in
                         defer { along = passage.along }

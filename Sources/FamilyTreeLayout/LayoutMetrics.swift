@@ -60,6 +60,8 @@ public struct LayoutMetrics: Sendable, Hashable {
     public var closeLinePairs: Int?
     /// Pairs of different families' child lines drawn on top of each other; nil as `closeLinePairs`.
     public var overlappingLinePairs: Int?
+    /// Line segments that run through a person's box (`LinesThroughBoxes`); nil as `closeLinePairs`.
+    public var linesThroughBoxes: Int?
 
     /// Measures one of our layouts.
     public static func measure(_ layout: Layout, of graph: FamilyGraph) -> LayoutMetrics {
@@ -67,6 +69,7 @@ public struct LayoutMetrics: Sendable, Hashable {
         let separation = LineSeparation.measure(layout)
         metrics.closeLinePairs = separation.closePairs
         metrics.overlappingLinePairs = separation.overlappingPairs
+        metrics.linesThroughBoxes = LinesThroughBoxes.count(in: layout)
         return metrics
     }
 

@@ -97,12 +97,17 @@ struct StatsCommand: AsyncParsableCommand {
 
 extension LayoutMetrics {
     var fields: [(String, String)] {
-        [("members", "\(members)"), ("layers", "\(layers)"), ("crossings", "\(crossings)"),
-         ("total edge length", String(Int(totalEdgeLength.rounded()))), ("width x height", "\(Int(width.rounded())) x \(Int(height.rounded()))"),
-         ("couples adjacent", Self.percent(coupleAdjacencyPercent)), ("siblings in birth order", Self.percent(birthOrderPercent)),
-         ("overlaps", "\(overlaps)"), ("long edges", "\(longEdges)")]
-            + (closeLinePairs.map { [("close line pairs", "\($0)")] } ?? [])
-            + (overlappingLinePairs.map { [("lines on top", "\($0)")] } ?? [])
+        let drawing: [(String, String)] = [
+            ("members", "\(members)"), ("layers", "\(layers)"), ("crossings", "\(crossings)"),
+            ("total edge length", String(Int(totalEdgeLength.rounded()))), ("width x height", "\(Int(width.rounded())) x \(Int(height.rounded()))"),
+            ("couples adjacent", Self.percent(coupleAdjacencyPercent)), ("siblings in birth order", Self.percent(birthOrderPercent)),
+            ("overlaps", "\(overlaps)"), ("long edges", "\(longEdges)"),
+        ]
+        // Only our own drawings have lines to measure.
+        let lines: [(String, Int?)] = [
+            ("close line pairs", closeLinePairs), ("lines on top", overlappingLinePairs), ("lines through boxes", linesThroughBoxes),
+        ]
+        return drawing + lines.compactMap { name, value in value.map { (name, "\($0)") } }
     }
 
     var table: String { fields.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0))\($0.1)\n" }.joined() }
@@ -114,7 +119,8 @@ extension LayoutMetrics {
                  "birthOrderPercent": .number(Self.percent(birthOrderPercent).dropLast().description), "overlaps": .number("\(overlaps)"),
                  "longEdges": .number("\(longEdges)"),
                  "closeLinePairs": closeLinePairs.map { .number("\($0)") } ?? .null,
-                 "overlappingLinePairs": overlappingLinePairs.map { .number("\($0)") } ?? .null])
+                 "overlappingLinePairs": overlappingLinePairs.map { .number("\($0)") } ?? .null,
+                 "linesThroughBoxes": linesThroughBoxes.map { .number("\($0)") } ?? .null])
     }
 
     static func percent(_ value: Double) -> String {

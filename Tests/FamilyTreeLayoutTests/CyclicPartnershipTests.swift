@@ -59,6 +59,7 @@ struct CyclicPartnershipTests {
             let (queen, heir) = (graph.index(of: "queen")!, graph.index(of: "heir")!)
             #expect(layout.boxes[heir].layer == layout.boxes[queen].layer + 2, "\(direction)")
             #expect(linesThroughBoxes(layout).isEmpty, "\(direction): \(linesThroughBoxes(layout))")
+            #expect(LayoutMetrics.measure(layout, of: graph).linesThroughBoxes == 0, "\(direction)")
             #expect(LineSeparation.measure(layout).overlappingPairs == 0, "\(direction)")
             // The line still joins her box to the union point.
             let line = try #require(layout.edges.first { $0.kind == .partner && $0.from == .member(queen) && $0.to == .union(graph.unions.firstIndex { $0.id == "late" }!) })
@@ -81,6 +82,26 @@ struct CyclicPartnershipTests {
             let layout = LayeredLayout(options: .init(direction: direction)).place(graph)
             #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction)")
             #expect(layout.boxes[graph.index(of: "elder")!].layer > layout.boxes[graph.index(of: "lot")!].layer)
+        }
+    }
+
+    /// The count `stats` reports: a line straight down through a box counts once, in both
+    /// directions; lines ending on box edges (every person's own) do not.
+    @Test func linesThroughBoxesCountsALineCrossingABoxAndNotOneEndingOnIt() throws {
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let flip = { (x: Double, y: Double) in direction == .topDown ? Point(x: x, y: y) : Point(x: y, y: x) }
+            let box = { (member: Int, x: Double, y: Double) -> Layout.MemberBox in
+                let corner = flip(x, y)
+                let size = flip(100, 40)
+                return Layout.MemberBox(member: member, x: corner.x, y: corner.y, width: size.x, height: size.y, layer: member)
+            }
+            let boxes = [box(0, 0, 0), box(1, 0, 100), box(2, 0, 200)]
+            let through = Layout.Edge(kind: .child, from: .member(0), to: .member(2), points: [flip(50, 40), flip(50, 200)])
+            let ending = Layout.Edge(kind: .child, from: .member(0), to: .member(1), points: [flip(20, 40), flip(20, 100)])
+            let layout = Layout(boxes: boxes, unions: [], edges: [through, ending], width: 200, height: 300, layerCount: 3,
+                                direction: direction, layers: [[0], [1], [2]])
+            #expect(LinesThroughBoxes.count(in: layout) == 1, "\(direction)")
+            #expect(LinesThroughBoxes.count(in: layout) == linesThroughBoxes(layout).count, "\(direction)")
         }
     }
 }

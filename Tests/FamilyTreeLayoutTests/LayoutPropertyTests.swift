@@ -96,6 +96,7 @@ func linesThroughBoxes(_ layout: Layout) -> [String] {
         if seed % 4 == 0 {
             let through = linesThroughBoxes(layout)
             #expect(through.isEmpty, "seed \(seed): \(through.prefix(3))")
+            #expect(LinesThroughBoxes.count(in: layout) == through.count, "seed \(seed): the count stats reports")
         }
     }
 

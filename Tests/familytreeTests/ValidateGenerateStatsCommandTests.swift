@@ -36,7 +36,8 @@ import TestSupport
         #expect(await scratch.run("stats", scratch.path("tree.json").path, "--format", "yaml") == 2)
         // Our lines are measured too; dot's splines are not.
         #expect(ours["closeLinePairs"]?.doubleValue == 0 && ours["overlappingLinePairs"]?.doubleValue == 0)
-        #expect(dot["closeLinePairs"] == .null)
+        #expect(ours["linesThroughBoxes"]?.doubleValue == 0)
+        #expect(dot["closeLinePairs"] == .null && dot["linesThroughBoxes"] == .null)
     }
 
     /// `--chart` measures the part that chart draws, for each engine alike; a fan is refused by name.

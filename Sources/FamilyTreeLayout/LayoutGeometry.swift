@@ -523,10 +523,10 @@ struct ChildLines {
                     + [(unionLayer, last)]
                 for passage in through { rowsForMarriages.addDrop(passage.along, inLayer: passage.layer) }
                 return through.map { passage in
-                        defer { along = passage.along }
-                        return Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: passage.along), to: passage.along,
-                                   room: passage.along...passage.along)
-                    }
+                    defer { along = passage.along }
+                    return Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: passage.along), to: passage.along,
+                               room: passage.along...passage.along)
+                }
             }
             return (routed, marriageLegs, buses)
         }

@@ -251,10 +251,10 @@ extension Arrangement {
         var otherPosition: Double
     }
 
-    /// The founders' trees of `order` numbered in `order.roots`' order (arrays, not dictionaries:
-    /// this runs at every start), each one's width on each layer, and its links to other trees (see
-    /// `TreeLink`; `otherTree` is such a number).
-    private func treeLinks(_ order: DepthFirstOrder) -> (treeOfRoot: [Int], width: [[Double]], links: [[TreeLink]]) {
+    /// Each founders' tree's width on each layer, and its links to other trees (see `TreeLink`),
+    /// the trees numbered in `order.roots`' order (arrays, not dictionaries: this runs at every
+    /// start; `otherTree` is such a number).
+    private func treeLinks(_ order: DepthFirstOrder) -> (width: [[Double]], links: [[TreeLink]]) {
         let topology = graph.topology
         let layerCount = order.layers.count
         var treeOfRoot = Array(repeating: -1, count: unitCount)
@@ -292,13 +292,13 @@ extension Arrangement {
             }
         }
         for crossLink in topology.crossLinks { link(unitOfMember[crossLink.child], unitOfMember[crossLink.parent]) }
-        return (treeOfRoot, width, linksOfTree)
+        return (width, linksOfTree)
     }
 
     /// Orders the trees by greedy insertion: widest first, each placed where its links to the trees
     /// already placed pass over the fewest members, counted on the layer of the link's lower end.
     func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
-        let (_, width, linksOfTree) = treeLinks(order)
+        let (width, linksOfTree) = treeLinks(order)
         // Greedy insertion costs trees x links; beyond a few tens of millions of steps (thousands of
         // linked trees) keep the order found, so no input makes this phase quadratic.
         let linkCount = linksOfTree.reduce(0) { $0 + $1.count }

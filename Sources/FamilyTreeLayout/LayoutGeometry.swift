@@ -433,13 +433,13 @@ struct ChildLines {
             }
         }
         let rowsForMarriages = marriagesFromAbove.isEmpty ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines)
-        func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int], rows: LayerRows, gapsEachSide: Int = 4) -> [(layer: Int, along: Double)] {
+        func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int], rows: LayerRows) -> [(layer: Int, along: Double)] {
             guard startLayer + 1 < endLayer else { return [] }
             var along = startAlong
             return ((startLayer + 1)..<endLayer).enumerated().map { index, layer in
                 along = index < placeholders.count
                     ? placement.start(of: placeholders[index]) + alongShift
-                    : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2, gapsEachSide: gapsEachSide)
+                    : rows.freeAlong(near: along, inLayer: layer, clearance: options.unitSpacing / 2)
                 return (layer, along)
             }
         }

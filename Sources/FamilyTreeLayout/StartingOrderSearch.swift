@@ -49,7 +49,7 @@ struct StartingOrderSearch {
     /// Crossing reduction is deterministic, so a start whose first order was reduced before (a host
     /// trial that changes nothing) takes the reduced order from here.
     private var reduced: [PlacedOrder: Arrangement] = [:]
-    /// First orders made ahead of time (`prepare`), by start.
+    /// First orders already made, by start (host trials are made ahead of time, see `run`).
     private var prepared: [Arrangement.StartingOrder: Arrangement] = [:]
     private let layout: @Sendable (Arrangement) -> Layout
 
@@ -169,7 +169,11 @@ struct StartingOrderSearch {
             let before = bestStart
             // Only an order that crosses no more than the best one is worth placing here.
             consider(trialStarts(pair), slack: 1.0)
-            if bestStart != before { speculatedUpTo = pair + 2 }
+            if bestStart != before {
+                // The orders made ahead assumed the old best start: none is asked for again.
+                speculatedUpTo = pair + 2
+                prepared.removeAll()
+            }
         }
 
         // A middle child married to someone who grew up in the tree: side by side, one partner's
@@ -294,13 +298,15 @@ struct StartingOrderSearch {
         return firstOrders.map { reduced[PlacedOrder($0)]! }
     }
 
-    /// Makes and reduces the orders of `starts` ahead of time, all in one parallel batch.
+    /// Makes and reduces the orders of `starts` ahead of time, all in one parallel batch, and keeps
+    /// their first orders (only these: a whole search's would hold dozens of copies of the tree).
     private mutating func prepare(_ starts: [Arrangement.StartingOrder]) {
-        let missing = starts.filter { prepared[$0] == nil }
-        for (start, order) in zip(missing, Parallel.map(missing, arrange)) { prepared[start] = order }
-        reduceNew(starts.map { prepared[$0]! })
+        let orders = firstOrders(of: starts)
+        for (start, order) in zip(starts, orders) { prepared[start] = order }
+        reduceNew(orders)
     }
 
+    /// The first order of each start: made before (`prepared`), or now, in parallel.
     private func firstOrders(of starts: [Arrangement.StartingOrder]) -> [Arrangement] {
         let missing = starts.indices.filter { prepared[starts[$0]] == nil }
         var orders = starts.map { prepared[$0] }

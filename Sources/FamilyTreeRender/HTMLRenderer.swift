@@ -41,6 +41,11 @@ public struct HTMLRenderer: Sendable {
     /// (keys are lower-case letters and hyphens; others are left out).
     public var pageData: [String: String] = [:]
 
+    /// Words at the foot of the page from its first paint (`<p id="live-status">`, a polite
+    /// `status` for screen readers), for a site's script to change: what is under way while the
+    /// page's own scripts are still loading. `nil` for none.
+    public var statusLine: String?
+
     /// A link's words and address.
     public struct Link: Sendable, Hashable {
         public var text: String
@@ -139,6 +144,11 @@ public struct HTMLRenderer: Sendable {
             writer.append(String(HTMLViewer.body[HTMLViewer.body.index(after: toolbarStart)...]))
         } else {
             writer.append(HTMLViewer.body)
+        }
+        if let statusLine {
+            writer.append("<p id=\"live-status\" class=\"live-status\" role=\"status\" aria-live=\"polite\">")
+            writer.appendEscaped(statusLine)
+            writer.append("</p>\n")
         }
         writer.append("<script type=\"application/json\" id=\"family-tree-data\">")
     }

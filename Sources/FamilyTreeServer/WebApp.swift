@@ -172,7 +172,11 @@ struct WebApp: Sendable {
             "csrf": view.caller.isSession ? view.caller.credential.csrfToken : "",
         ]
         if sequence < view.sequence { renderer.pageData["earlier"] = "true" }
-        if isPreview { renderer.pageData["preview"] = "true" }
+        if isPreview {
+            renderer.pageData["preview"] = "true"
+            // Shown from the first paint, before the page's script has loaded and says it again.
+            renderer.statusLine = "Drawing the whole tree\u{2026}"
+        }
         if view.hidesLiving { renderer.pageData["hides-living"] = "true" }
         if let myself { renderer.pageData["myself"] = myself }
         return renderer.page(around: data, title: "\(tree)’s family tree")

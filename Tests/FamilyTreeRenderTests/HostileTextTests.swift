@@ -154,5 +154,13 @@ func expectWellFormedXML(_ text: String, sourceLocation: Testing.SourceLocation 
         #expect(!page.contains("Bad Key") && !page.contains("dropped"))
         #expect(try live.renderData(layout, of: graph) == data(page).map(String.init))
         #expect(inline.contains("<body>\n"), "no facts, a plain body")
+
+        // A status line from the first paint, as text, before the data; none unless asked for.
+        #expect(!page.contains("live-status"))
+        live.statusLine = "Drawing </p><script>alert(1)</script>…"
+        let saying = try live.render(layout, of: graph)
+        let line = #"<p id="live-status" class="live-status" role="status" aria-live="polite">Drawing &lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;…</p>"#
+        #expect(saying.contains(line + "\n" + #"<script type="application/json" id="family-tree-data">"#))
+        #expect(data(saying) == data(page))
     }
 }

@@ -333,8 +333,10 @@ import FamilyTreeRender
         let id = graph.members[myself].id
         #expect(try await server.send("PUT", "/trees/alice/myself", body: #"{"member":"\#(id)"}"#, token: bob).status == 200)
 
-        let preview = try pageChart(try await server.send("GET", "/trees/alice", token: bob).body)
+        let previewPage = try await server.send("GET", "/trees/alice", token: bob).body
+        let preview = try pageChart(previewPage)
         #expect(preview.isPreview)
+        #expect(previewPage.contains(#"aria-live="polite">Drawing the whole tree…</p>"#), "said from the first paint, before any script runs")
         #expect(preview.ids.count > 1 && preview.ids.count < 200, "\(preview.ids.count)")
         #expect(preview.start.map { preview.ids[$0] } == id, "it opens on him")
         for relative in graph.parents(ofMemberAt: myself) + children(myself) + graph.partners(ofMemberAt: myself) {
@@ -345,6 +347,7 @@ import FamilyTreeRender
         #expect(((object(whole)["data"] as? [String: Any])?["m"] as? [Any])?.count == 200)
         let later = try pageChart(try await server.send("GET", "/trees/alice", token: bob).body)
         #expect(!later.isPreview && later.ids.count == 200)
+        #expect(!(try await server.send("GET", "/trees/alice", token: bob).body.contains("live-status")))
 
         // Without a person of her own, carol's preview starts where the whole chart will.
         let (other, otherGraph, otherTokens) = try await largeFamily(count: 200)

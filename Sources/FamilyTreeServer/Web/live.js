@@ -28,11 +28,12 @@
   }
 
   // A line at the foot of the screen for what happened (read out by screen readers).
-  const status = element("p", "", "live-status");
+  // The page may bring it, saying what is under way from its first paint.
+  const status = document.getElementById("live-status") || element("p", "", "live-status");
   status.id = "live-status";
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
-  document.body.append(status);
+  if (!status.isConnected) { document.body.append(status); }
   let statusTimer = null;
   // A line said `untilReplaced` stays until another takes its place (what is still under way).
   function say(text, isError, untilReplaced) {

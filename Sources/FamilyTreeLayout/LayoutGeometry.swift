@@ -134,6 +134,17 @@ struct LayoutGeometry {
         var marriageDrop: [Int: [Int: Double]] = [:]
         for (member, var unions) in dropsOfMember {
             let room = max(0, alongSize[member] / 2 - 2)
+            // The lines to partners on the left leave first, the nearest partner's leftmost; then
+            // the families with no other parent, straight down, and the lines to partners in
+            // another layer (which find their own way through the layers between); then the lines
+            // to partners on the right, the farthest partner's leftmost. A longer line runs on a
+            // lower row (see `MarriageRows`), so none drops across another's row.
+            func side(_ union: Int) -> (side: Int, reach: Double) {
+                guard let other = topology.partners[union].first(where: { $0 != member }), layerOf[other] == layerOf[member] else { return (1, 0) }
+                let reach = centre(other) - centre(member)
+                return reach < 0 ? (0, -reach) : reach > 0 ? (2, -reach) : (1, 0)
+            }
+            unions.sort { (side($0).side, side($0).reach, $0) < (side($1).side, side($1).reach, $1) }
             if Double(unions.count - 1) * BusRoom.step > 2 * room {
                 for union in unions where topology.partners[union].count == 2 { marriageDrop[union, default: [:]][member] = centre(member) }
                 unions.removeAll { topology.partners[$0].count == 2 }
@@ -320,9 +331,9 @@ struct BusRoom {
 }
 
 /// The rows the marriage lines of partners who do not stand side by side run along, under their
-/// layer: the union row, and where two such lines would overlap, the later takes the next row down,
-/// a step apart (a person between several spouses, a couple drawn apart), so no two run on top of
-/// each other.
+/// layer: the union row, and where two such lines would overlap, the longer takes a row further
+/// down, a step apart (a person between several spouses, a couple drawn apart), so no two run on
+/// top of each other.
 struct MarriageRows {
     private var rowOfUnion: [Int: Int] = [:]
     private var rowsOfLayer: [Int]
@@ -337,14 +348,20 @@ struct MarriageRows {
             spansOfLayer[graph.topology.partners[union].map { layerOf[$0] }.max()!, default: []].append((ends.min()!, ends.max()!, union))
         }
         for (layer, spans) in spansOfLayer {
-            // Greedy colouring of intervals, left to right: the first row free by a step.
-            var rowEnds: [Double] = []
-            for span in spans.sorted(by: { ($0.low, $0.union) < ($1.low, $1.union) }) {
-                let row = rowEnds.firstIndex { $0 + BusRoom.step <= span.low } ?? rowEnds.count
-                if row == rowEnds.count { rowEnds.append(span.high) } else { rowEnds[row] = span.high }
+            // Shortest first, each on the first row free by a step: a line between partners who
+            // stand further apart runs below the nearer ones it spans, so its ends drop past them
+            // outside them, and only the inner line's union point drops across it.
+            var rows: [[(low: Double, high: Double)]] = []
+            for span in spans.sorted(by: { ($0.high - $0.low, $0.low, $0.union) < ($1.high - $1.low, $1.low, $1.union) }) {
+                let isFree = { (row: [(low: Double, high: Double)]) in
+                    row.allSatisfy { $0.high + BusRoom.step <= span.low || span.high + BusRoom.step <= $0.low }
+                }
+                let row = rows.firstIndex(where: isFree) ?? rows.count
+                if row == rows.count { rows.append([]) }
+                rows[row].append((span.low, span.high))
                 rowOfUnion[span.union] = row
             }
-            rowsOfLayer[layer] = max(1, rowEnds.count)
+            rowsOfLayer[layer] = max(1, rows.count)
         }
     }
 

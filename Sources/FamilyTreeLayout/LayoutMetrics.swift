@@ -33,13 +33,15 @@ public struct FamilyDrawing: Sendable {
 /// nodes (top-down; x and y swap for left-right drawings). An edge spanning several layers adds a
 /// segment to each gap, its x found along the straight line. Crossings count pairs of segments in one
 /// gap whose order swaps, by inversion counting in O(S log S); segments that share an endpoint never
-/// count.
+/// count. Our own layouts add the crossings of marriage lines as drawn: a couple standing apart is
+/// joined by a line along its layer that this model does not see.
 public struct LayoutMetrics: Sendable, Hashable {
     /// How many members are drawn.
     public var members: Int
     /// How many distinct layers the nodes stand in.
     public var layers: Int
-    /// Pairs of edge segments that cross between two neighbouring layers.
+    /// Pairs of edge segments that cross between two neighbouring layers; for our own layouts,
+    /// plus `marriageLineCrossings`.
     public var crossings: Int
     /// Sum of the straight edges' lengths.
     public var totalEdgeLength: Double
@@ -62,6 +64,9 @@ public struct LayoutMetrics: Sendable, Hashable {
     public var overlappingLinePairs: Int?
     /// Line segments that run through a person's box (`LinesThroughBoxes`); nil as `closeLinePairs`.
     public var linesThroughBoxes: Int?
+    /// Crossings of marriage lines as drawn (`MarriageLineCrossings`), which the straight lines
+    /// between layers do not have; nil as `closeLinePairs`.
+    public var marriageLineCrossings: Int?
 
     /// Measures one of our layouts.
     public static func measure(_ layout: Layout, of graph: FamilyGraph) -> LayoutMetrics {
@@ -70,6 +75,9 @@ public struct LayoutMetrics: Sendable, Hashable {
         metrics.closeLinePairs = separation.closePairs
         metrics.overlappingLinePairs = separation.overlappingPairs
         metrics.linesThroughBoxes = LinesThroughBoxes.count(in: layout)
+        let marriageLineCrossings = MarriageLineCrossings.count(in: layout)
+        metrics.marriageLineCrossings = marriageLineCrossings
+        metrics.crossings += marriageLineCrossings
         return metrics
     }
 

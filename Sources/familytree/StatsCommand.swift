@@ -106,6 +106,7 @@ extension LayoutMetrics {
         // Only our own drawings have lines to measure.
         let lines: [(String, Int?)] = [
             ("close line pairs", closeLinePairs), ("lines on top", overlappingLinePairs), ("lines through boxes", linesThroughBoxes),
+            ("marriage line crossings", marriageLineCrossings),
         ]
         return drawing + lines.compactMap { name, value in value.map { (name, "\($0)") } }
     }
@@ -120,7 +121,8 @@ extension LayoutMetrics {
                  "longEdges": .number("\(longEdges)"),
                  "closeLinePairs": closeLinePairs.map { .number("\($0)") } ?? .null,
                  "overlappingLinePairs": overlappingLinePairs.map { .number("\($0)") } ?? .null,
-                 "linesThroughBoxes": linesThroughBoxes.map { .number("\($0)") } ?? .null])
+                 "linesThroughBoxes": linesThroughBoxes.map { .number("\($0)") } ?? .null,
+                 "marriageLineCrossings": marriageLineCrossings.map { .number("\($0)") } ?? .null])
     }
 
     static func percent(_ value: Double) -> String {

@@ -37,7 +37,8 @@ import TestSupport
         // Our lines are measured too; dot's splines are not.
         #expect(ours["closeLinePairs"]?.doubleValue == 0 && ours["overlappingLinePairs"]?.doubleValue == 0)
         #expect(ours["linesThroughBoxes"]?.doubleValue == 0)
-        #expect(dot["closeLinePairs"] == .null && dot["linesThroughBoxes"] == .null)
+        #expect(ours["marriageLineCrossings"]?.doubleValue.map { $0 >= 0 && $0 <= ours["crossings"]?.doubleValue ?? -1 } == true)
+        #expect(dot["closeLinePairs"] == .null && dot["linesThroughBoxes"] == .null && dot["marriageLineCrossings"] == .null)
     }
 
     /// `--chart` measures the part that chart draws, for each engine alike; a fan is refused by name.

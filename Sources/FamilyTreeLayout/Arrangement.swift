@@ -378,6 +378,12 @@ struct Arrangement {
         }
     }
 
+    /// How far apart the couples drawn apart stand, summed: for each, the steps from one partner to
+    /// the other in their layer (2 with one person or line between).
+    func spanOfCouplesApart() -> Int {
+        couplesDrawnApart.reduce(0) { sum, union in sum + abs(slot[compact.firstPartner[union]] - slot[compact.secondPartner[union]]) }
+    }
+
     /// Lines crossed by the marriage lines of couples drawn apart: each runs along the union row
     /// under the boxes between the partners, across every line leaving a union point there and
     /// every long line passing that layer. Crossings between layers do not count these.

@@ -94,13 +94,21 @@ struct StartingOrderSearch {
         var lineLength: Double
         var width: Double
         var birthOrderPercent: Double
-        /// Couples drawn apart: readers look for partners side by side, so each counts as
-        /// `crossingsPerCoupleApart` crossings, and a couple is drawn apart only where that removes
-        /// more crossings than this.
-        var couplesApart = 0
-        /// Lines the marriage lines of couples drawn apart cross (`Arrangement.marriageLineCrossings`).
+        /// How far apart the couples drawn apart stand (`Arrangement.spanOfCouplesApart`).
+        var spanApart = 0
+        /// Lines that marriage lines cross: as drawn (`MarriageLineCrossings`) for a layout, as
+        /// estimated (`Arrangement.marriageLineCrossings`) for an order not placed yet.
         var marriageLineCrossings = 0
-        static let crossingsPerCoupleApart = 2
+        /// Readers look for partners side by side, and follow a short marriage line more easily than
+        /// a long one: a couple drawn apart counts as a quarter crossing for each step from one
+        /// partner to the other. With one person between (two steps) it is drawn apart where that
+        /// removes a crossing; with seven between, where it removes more than two.
+        static let crossingsPerStepApart = 0.25
+
+        /// Crossings, those of marriage lines included, and couples apart as crossings.
+        var weightedCrossings: Double {
+            Double(crossings + marriageLineCrossings) + Self.crossingsPerStepApart * Double(spanApart)
+        }
 
         init(crossings: Int, lineLength: Double, width: Double, birthOrderPercent: Double) {
             self.crossings = crossings
@@ -113,6 +121,7 @@ struct StartingOrderSearch {
         init(_ layout: Layout, of graph: FamilyGraph) {
             let measures = DrawingMeasures(FamilyDrawing(layout), of: graph, leftRight: layout.direction == .leftRight)
             self.init(crossings: measures.crossings, lineLength: measures.lineLength, width: measures.width, birthOrderPercent: measures.birthOrderPercent)
+            marriageLineCrossings = MarriageLineCrossings.count(in: layout)
         }
 
         /// Crossings (counted twice), line length, width and families out of birth order, each
@@ -120,7 +129,7 @@ struct StartingOrderSearch {
         /// placement, so an order can cross less by leaving more families out of order (Queen.ged:
         /// 15% fewer crossings for 2.8% more families out of order); that is not a better drawing.
         func relative(to base: Score) -> Double {
-            2 * Double(crossings + marriageLineCrossings + Self.crossingsPerCoupleApart * couplesApart + 1) / Double(base.crossings + 1)
+            2 * (weightedCrossings + 1) / Double(base.crossings + 1)
                 + lineLength / max(1, base.lineLength) + width / max(1, base.width)
                 + (101 - birthOrderPercent) / (101 - base.birthOrderPercent)
         }
@@ -180,7 +189,7 @@ struct StartingOrderSearch {
         // line from their parents crosses the lines to the other's younger (or elder) siblings.
         // Each such couple is tried drawn apart, each partner among their own siblings and a
         // marriage line between them, and kept where the order then crosses less by more than a
-        // couple apart costs (`Score.crossingsPerCoupleApart`, and the lines its marriage line
+        // couple apart costs (`Score.crossingsPerStepApart`, and the lines its marriage line
         // crosses). Orders only, two at a time (placing each would double the search's time); the
         // couples kept are then placed once and kept if the drawing is better.
         if drawsCouplesApart { drawCouplesApart() }
@@ -189,8 +198,11 @@ struct StartingOrderSearch {
     private mutating func drawCouplesApart() {
         var trials = Array(Self.couplesToDrawApart(graph, layering: layering).prefix(Self.apartTrials))
         guard !trials.isEmpty else { return }
-        @Sendable func cost(_ order: Arrangement) -> Int {
-            order.countCrossings() + order.marriageLineCrossings() + Score.crossingsPerCoupleApart * order.couplesDrawnApart.count
+        @Sendable func cost(_ order: Arrangement) -> Double {
+            var score = Score(crossings: order.countCrossings(), lineLength: 0, width: 0, birthOrderPercent: 0)
+            score.marriageLineCrossings = order.marriageLineCrossings()
+            score.spanApart = order.spanOfCouplesApart()
+            return score.weightedCrossings
         }
         var current = bestOrder
         var currentCost = cost(current)
@@ -202,7 +214,7 @@ struct StartingOrderSearch {
             trials.removeFirst(unions.count)
             let previous = current
             // The order is reduced already: only the couple's layer and what its change reaches.
-            let measured = Parallel.map(unions) { union -> (Arrangement, Int) in
+            let measured = Parallel.map(unions) { union -> (Arrangement, Double) in
                 var order = Arrangement(drawingApart: union, from: previous)
                 order.improveLocally(passes: 2, window: 16, startingAt: order.nodeLayers.layerOfNode[previous.compact.firstPartner[union]])
                 return (order, cost(order))
@@ -271,8 +283,7 @@ struct StartingOrderSearch {
         let measured = Parallel.map(kept.map { orders[$0] }) { order in
             let candidate = layout(order)
             var score = Score(candidate, of: graph)
-            score.couplesApart = order.couplesDrawnApart.count
-            score.marriageLineCrossings = order.marriageLineCrossings()
+            score.spanApart = order.spanOfCouplesApart()
             return (candidate, score)
         }
         for (index, (candidate, measured)) in zip(kept, measured) {

@@ -59,11 +59,13 @@ struct CouplesApartTests {
     /// own union point between them, on rows of their own, and each family's lines stay apart;
     /// side by side, each marriage's lines leave the line between them a step apart.
     @Test func aCoupleMarriedTwiceIsDrawnApartBothTimes() throws {
-        var members = ["a1", "a2", "b1", "b2", "d", "k1", "k2"].map { Member(id: $0, firstName: $0.uppercased()) }
+        // Both middle children (d the second of three): side by side, eight lines cross.
+        var members = ["a1", "a2", "b1", "b2", "k1", "k2"].map { Member(id: $0, firstName: $0.uppercased()) }
         members += (1...7).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
+        members += [("e1", 1901), ("d", 1902), ("e3", 1903)].map { Member(id: $0, firstName: $0.uppercased(), birthday: PartialDate(year: $1, month: 6, day: 1)) }
         let graph = try FamilyGraph(members: members, unions: [
             Union(id: "a", partners: ["a1", "a2"], children: (1...7).map { ChildLink("c\($0)") }),
-            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
+            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("e1"), ChildLink("d"), ChildLink("e3")]),
             Union(id: "first", partners: ["c4", "d"], children: [ChildLink("k1")]),
             Union(id: "second", partners: ["c4", "d"], children: [ChildLink("k2")]),
         ])
@@ -104,6 +106,30 @@ struct CouplesApartTests {
             #expect(layoutViolations(layout, of: graph).isEmpty, "\(direction): \(layoutViolations(layout, of: graph))")
             #expect(linesThroughBoxes(layout).isEmpty, "\(direction)")
             #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(direction)")
+        }
+    }
+
+    /// A middle child of three married to an only child: side by side, one partner's line crosses
+    /// a line to the other's brother or sister; apart, with one of them between, none. One person
+    /// between costs half a crossing, so the couple stands apart.
+    @Test func aCoupleWithOnePersonBetweenStandsApartToSaveOneCrossing() throws {
+        var members = ["a1", "a2", "b1", "b2", "d", "k"].map { Member(id: $0, firstName: $0.uppercased()) }
+        members += (1...3).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
+        let graph = try FamilyGraph(members: members, unions: [
+            Union(id: "a", partners: ["a1", "a2"], children: [ChildLink("c1"), ChildLink("c2"), ChildLink("c3")]),
+            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
+            Union(id: "cd", partners: ["c2", "d"], children: [ChildLink("k")]),
+        ])
+        let index = { (id: String) in graph.members.firstIndex { $0.id == id }! }
+        #expect(LayoutMetrics.measure(Self.layout(graph, together: true), of: graph).crossings == 1)
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let apart = Self.layout(graph, direction: direction)
+            let metrics = LayoutMetrics.measure(apart, of: graph)
+            #expect(metrics.crossings == 0 && metrics.marriageLineCrossings == 0, "\(direction)")
+            let row = apart.layers[apart.boxes[index("c2")].layer]
+            let (c2, d) = (row.firstIndex(of: index("c2"))!, row.firstIndex(of: index("d"))!)
+            #expect(abs(c2 - d) == 2, "\(direction): one person between them")
+            #expect(layoutViolations(apart, of: graph).isEmpty, "\(direction): \(layoutViolations(apart, of: graph))")
         }
     }
 
@@ -162,7 +188,9 @@ struct CouplesApartTests {
         let (together, apart) = (Self.layout(graph, together: true), Self.layout(graph))
         let (before, after) = (LayoutMetrics.measure(together, of: graph), LayoutMetrics.measure(apart, of: graph))
         #expect(after.crossings < before.crossings, "\(path): \(after.crossings) against \(before.crossings)")
-        #expect(after.coupleAdjacencyPercent >= before.coupleAdjacencyPercent - 3, "\(path)")
+        // A couple apart costs a quarter crossing per step between the partners: kennedy.ged draws
+        // three of its 71 couples apart for 8 fewer crossings.
+        #expect(after.coupleAdjacencyPercent >= before.coupleAdjacencyPercent - 5, "\(path)")
         #expect(linesThroughBoxes(apart).isEmpty, "\(path)")
         #expect(LineSeparation.measure(apart) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(path)")
     }

@@ -177,7 +177,7 @@ let package = Package(
         // Helpers shared by the test targets (running other programs).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FamilyTreeTests", dependencies: ["FamilyTree", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeGEDCOM", "TestSupport"]),
+        .testTarget(name: "FamilyTreeLayoutTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeGEDCOM", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FamilyTreeRenderTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeCalendarTests", dependencies: ["FamilyTree", "FamilyTreeCalendar", "FamilyTreeRender", "TestSupport"]),
         .testTarget(name: "FamilyTreeGraphvizTests", dependencies: ["FamilyTree", "FamilyTreeLayout", "FamilyTreeRender", "FamilyTreeGraphviz", "TestSupport"]),

@@ -179,6 +179,21 @@ struct CouplesApartTests {
         }
     }
 
+    /// washington.ged, where middle children married into other families of the tree: side by side
+    /// it crosses 94 lines, dot's drawing 5 (the benchmark, boxes the same size); couples a step or
+    /// two apart bring ours under dot's, every family still in birth order, no line through a box.
+    @Test func washingtonCrossesFewerLinesThanDotWithCouplesApart() throws {
+        let graph = try LayoutFixtures.washington()
+        let (together, apart) = (Self.layout(graph, together: true), Self.layout(graph))
+        let (before, after) = (LayoutMetrics.measure(together, of: graph), LayoutMetrics.measure(apart, of: graph))
+        #expect(before.crossings > 50, "\(before.crossings)")
+        #expect(after.crossings < 5, "\(after.crossings), marriage lines \(after.marriageLineCrossings ?? -1)")
+        #expect(after.coupleAdjacencyPercent > 70, "dot: 66%")
+        #expect(after.birthOrderPercent == 100)
+        #expect(linesThroughBoxes(apart).isEmpty)
+        #expect(LineSeparation.measure(apart) == LineSeparation(closePairs: 0, overlappingPairs: 0))
+    }
+
     /// Real trees: fewer crossings than with every couple side by side, few couples apart, no
     /// line through a box and none beside another family's.
     @Test(.requiresSharedData("gedcom-samples/kennedy.ged"), arguments: ["gedcom-samples/kennedy.ged", "gedcom-samples/EnglishTudorRoyalFamily.ged"])

@@ -351,15 +351,27 @@ struct MarriageRows {
             // Shortest first, each on the first row free by a step: a line between partners who
             // stand further apart runs below the nearer ones it spans, so its ends drop past them
             // outside them, and only the inner line's union point drops across it.
+            // Each row's spans in order along it, a step or more apart: a new span need only be
+            // checked against its neighbours there.
             var rows: [[(low: Double, high: Double)]] = []
             for span in spans.sorted(by: { ($0.high - $0.low, $0.low, $0.union) < ($1.high - $1.low, $1.low, $1.union) }) {
-                let isFree = { (row: [(low: Double, high: Double)]) in
-                    row.allSatisfy { $0.high + BusRoom.step <= span.low || span.high + BusRoom.step <= $0.low }
+                var place = (row: rows.count, index: 0)
+                for (row, taken) in rows.enumerated() {
+                    var (lower, upper) = (0, taken.count)
+                    while lower < upper {
+                        let middle = (lower + upper) / 2
+                        if taken[middle].low < span.low { lower = middle + 1 } else { upper = middle }
+                    }
+                    let clearBefore = lower == 0 || taken[lower - 1].high + BusRoom.step <= span.low
+                    let clearAfter = lower == taken.count || span.high + BusRoom.step <= taken[lower].low
+                    if clearBefore, clearAfter {
+                        place = (row, lower)
+                        break
+                    }
                 }
-                let row = rows.firstIndex(where: isFree) ?? rows.count
-                if row == rows.count { rows.append([]) }
-                rows[row].append((span.low, span.high))
-                rowOfUnion[span.union] = row
+                if place.row == rows.count { rows.append([]) }
+                rows[place.row].insert((span.low, span.high), at: place.index)
+                rowOfUnion[span.union] = place.row
             }
             rowsOfLayer[layer] = max(1, rows.count)
         }

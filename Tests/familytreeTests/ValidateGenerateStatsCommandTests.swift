@@ -31,7 +31,12 @@ import TestSupport
             #expect(metrics["members"]?.doubleValue == Double(graph.members.count))
             #expect(metrics["overlaps"]?.doubleValue == 0)
         }
-        #expect(ours["coupleAdjacencyPercent"]?.doubleValue == 100)
+        // Peter Müller and Emily Carter stand apart, her brother Tom between them, so the lines to
+        // them cross less: 7 of the 8 couples side by side (all with --couples-side-by-side).
+        #expect(ours["coupleAdjacencyPercent"]?.doubleValue == 87.5)
+        let together = try JSONParser.parse(try ProcessTests().run(["stats", scratch.path("tree.json").path, "--couples-side-by-side", "--format", "json"]).stdout).root
+        #expect(together["coupleAdjacencyPercent"]?.doubleValue == 100)
+        #expect((ours["crossings"]?.doubleValue ?? .infinity) < (together["crossings"]?.doubleValue ?? 0))
         #expect(ours["birthOrderPercent"]?.doubleValue == 100)
         #expect(await scratch.run("stats", scratch.path("tree.json").path, "--format", "yaml") == 2)
         // Our lines are measured too; dot's splines are not.

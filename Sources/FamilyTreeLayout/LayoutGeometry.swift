@@ -351,30 +351,32 @@ struct MarriageRows {
             // Shortest first, each on the first row free by a step: a line between partners who
             // stand further apart runs below the nearer ones it spans, so its ends drop past them
             // outside them, and only the inner line's union point drops across it.
-            // Each row's spans in order along it, a step or more apart: a new span need only be
-            // checked against its neighbours there.
-            var rows: [[(low: Double, high: Double)]] = []
+            var rows: [[Span]] = []
             for span in spans.sorted(by: { ($0.high - $0.low, $0.low, $0.union) < ($1.high - $1.low, $1.low, $1.union) }) {
-                var place = (row: rows.count, index: 0)
-                for (row, taken) in rows.enumerated() {
-                    var (lower, upper) = (0, taken.count)
-                    while lower < upper {
-                        let middle = (lower + upper) / 2
-                        if taken[middle].low < span.low { lower = middle + 1 } else { upper = middle }
-                    }
-                    let clearBefore = lower == 0 || taken[lower - 1].high + BusRoom.step <= span.low
-                    let clearAfter = lower == taken.count || span.high + BusRoom.step <= taken[lower].low
-                    if clearBefore, clearAfter {
-                        place = (row, lower)
-                        break
-                    }
-                }
-                if place.row == rows.count { rows.append([]) }
-                rows[place.row].insert((span.low, span.high), at: place.index)
-                rowOfUnion[span.union] = place.row
+                let free = rows.indices.lazy.compactMap { row in Self.index(of: (span.low, span.high), fittingIn: rows[row]).map { (row, $0) } }.first
+                let (row, index) = free ?? (rows.count, 0)
+                if row == rows.count { rows.append([]) }
+                rows[row].insert((span.low, span.high), at: index)
+                rowOfUnion[span.union] = row
             }
             rowsOfLayer[layer] = max(1, rows.count)
         }
+    }
+
+    /// Where a marriage line runs along its row.
+    private typealias Span = (low: Double, high: Double)
+
+    /// Where `span` goes in `row` (its spans in order along it, each a step or more from the next)
+    /// if it stands a step clear of its neighbours there, found by halving; nil if it does not.
+    private static func index(of span: Span, fittingIn row: [Span]) -> Int? {
+        var (lower, upper) = (0, row.count)
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if row[middle].low < span.low { lower = middle + 1 } else { upper = middle }
+        }
+        let clearBefore = lower == 0 || row[lower - 1].high + BusRoom.step <= span.low
+        let clearAfter = lower == row.count || span.high + BusRoom.step <= row[lower].low
+        return clearBefore && clearAfter ? lower : nil
     }
 
     /// The row of a union's lines under its layer: 0 is the union row.

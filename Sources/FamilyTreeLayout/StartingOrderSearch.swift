@@ -65,6 +65,9 @@ struct StartingOrderSearch {
     /// Shuffled starts always tried; the others only where one of these, or another start, came
     /// near the first order (see `run`).
     static let shuffledStartsFirst: UInt64 = 6
+    /// How many times the fewest crossings of any order so far a start's order may cross and still
+    /// be placed (and, for the first starts, have the later shuffled ones tried).
+    static let startSlack = 1.2
     /// Of a batch of orders, how many (those that cross least) are placed and measured: placing is
     /// the costly half, and placing only four changed no result on the real trees measured.
     static let placedPerBatch = 4
@@ -169,11 +172,11 @@ struct StartingOrderSearch {
             for (index, order) in zip(indices, ordered(indices.map { candidates[$0] })) { orders[index] = order }
         }
         reduceStarts(where: false)
-        let nearFirst = Double(fewestInOrder) * 1.2
+        let nearFirst = Double(fewestInOrder) * Self.startSlack
         triedEveryStart = !skipsRepeatedOrders || orders.contains { $0.map { Double($0.countCrossings()) <= nearFirst } ?? false }
         if triedEveryStart { reduceStarts(where: true) }
         let tried = candidates.indices.filter { orders[$0] != nil }
-        place(tried.map { orders[$0]! }, of: tried.map { candidates[$0] }, slack: 1.2)
+        place(tried.map { orders[$0]! }, of: tried.map { candidates[$0] }, slack: Self.startSlack)
 
         // A couple whose partners both grew up in the tree hangs under one family, and its line to
         // the other family runs across the chart. Try the other family for each such couple in
@@ -287,7 +290,7 @@ struct StartingOrderSearch {
     }
 
     /// Lays out `starts` (in parallel) and keeps the best, the earliest among equals.
-    private mutating func consider(_ starts: [Arrangement.StartingOrder], slack: Double = 1.2) {
+    private mutating func consider(_ starts: [Arrangement.StartingOrder], slack: Double = StartingOrderSearch.startSlack) {
         guard !starts.isEmpty else { return }
         place(ordered(starts), of: starts, slack: slack)
     }

@@ -22,6 +22,18 @@ struct CouplesApartTests {
         ])
     }
 
+    /// Founders a1 + a2 with three children, founders b1 + b2 with one (d), and `married` (one
+    /// of c1, c2, c3) + d with a child.
+    static func oneOfThreeMarriedIn(_ married: String) throws -> FamilyGraph {
+        var members = ["a1", "a2", "b1", "b2", "d", "k"].map { Member(id: $0, firstName: $0.uppercased()) }
+        members += (1...3).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
+        return try FamilyGraph(members: members, unions: [
+            Union(id: "a", partners: ["a1", "a2"], children: [ChildLink("c1"), ChildLink("c2"), ChildLink("c3")]),
+            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
+            Union(id: "cd", partners: [married, "d"], children: [ChildLink("k")]),
+        ])
+    }
+
     static func layout(_ graph: FamilyGraph, together: Bool = false, direction: LayoutDirection = .topDown) -> Layout {
         var options = LayeredLayout.Options(direction: direction)
         options.keepsCouplesTogether = together
@@ -113,13 +125,7 @@ struct CouplesApartTests {
     /// a line to the other's brother or sister; apart, with one of them between, none. One person
     /// between costs half a crossing, so the couple stands apart.
     @Test func aCoupleWithOnePersonBetweenStandsApartToSaveOneCrossing() throws {
-        var members = ["a1", "a2", "b1", "b2", "d", "k"].map { Member(id: $0, firstName: $0.uppercased()) }
-        members += (1...3).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
-        let graph = try FamilyGraph(members: members, unions: [
-            Union(id: "a", partners: ["a1", "a2"], children: [ChildLink("c1"), ChildLink("c2"), ChildLink("c3")]),
-            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
-            Union(id: "cd", partners: ["c2", "d"], children: [ChildLink("k")]),
-        ])
+        let graph = try Self.oneOfThreeMarriedIn("c2")
         let index = { (id: String) in graph.members.firstIndex { $0.id == id }! }
         #expect(LayoutMetrics.measure(Self.layout(graph, together: true), of: graph).crossings == 1)
         for direction in [LayoutDirection.topDown, .leftRight] {
@@ -136,13 +142,7 @@ struct CouplesApartTests {
     /// An eldest child married to an only child whose family stands beside theirs: side by side
     /// crosses nothing, so nothing is drawn apart.
     @Test func aCoupleThatCrossesNothingStaysSideBySide() throws {
-        var members = ["a1", "a2", "b1", "b2", "d", "k"].map { Member(id: $0, firstName: $0.uppercased()) }
-        members += (1...3).map { Member(id: "c\($0)", firstName: "C\($0)", birthday: PartialDate(year: 1900 + $0, month: 1, day: 1)) }
-        let graph = try FamilyGraph(members: members, unions: [
-            Union(id: "a", partners: ["a1", "a2"], children: [ChildLink("c1"), ChildLink("c2"), ChildLink("c3")]),
-            Union(id: "b", partners: ["b1", "b2"], children: [ChildLink("d")]),
-            Union(id: "cd", partners: ["c1", "d"], children: [ChildLink("k")]),
-        ])
+        let graph = try Self.oneOfThreeMarriedIn("c1")
         let metrics = LayoutMetrics.measure(Self.layout(graph), of: graph)
         #expect(metrics.coupleAdjacencyPercent == 100)
         #expect(metrics.crossings == 0)

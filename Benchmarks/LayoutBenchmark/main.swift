@@ -343,3 +343,31 @@ if !options.cliSizes.isEmpty {
         print("| \(members) | \(formatMemory(size / 1024)) | \(cells.joined(separator: " | ")) |")
     }
 }
+
+// The same on the real trees, side by side with dot as a user runs it: `familytree render` of the
+// GEDCOM file to SVG (the shape chosen by `--fit auto`, the default), and `dot -Tsvg` of the
+// structure DOT that `familytree render -o tree.dot` writes (boxes the same size as ours).
+if !options.gedcomFiles.isEmpty, FileManager.default.isExecutableFile(atPath: cli), let dotPath {
+    print("")
+    print("The familytree command on real trees against dot (a process per run, wall time, best of 3):")
+    print("")
+    print("| tree | familytree render -o tree.svg | dot -Tsvg tree.dot | familytree / dot |")
+    print("|---|---:|---:|---:|")
+    let folder = NSTemporaryDirectory() + "familytree-cli-gedcom-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    func best(_ path: String, _ arguments: [String]) -> Double? {
+        (0..<3).compactMap { _ in runLimited(path, arguments, input: nil, limit: options.dotTimeLimit)?.seconds }.min()
+    }
+    for path in options.gedcomFiles {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let dotFile = folder + "/tree.dot"
+        guard runLimited(cli, ["render", path, "-o", dotFile], input: nil, limit: options.dotTimeLimit) != nil,
+              let ours = best(cli, ["render", path, "-o", folder + "/tree.svg"]),
+              let dot = best(dotPath, ["-Tsvg", "-o", folder + "/dot.svg", dotFile]) else {
+            print("| \(name) | failed | | |")
+            continue
+        }
+        print("| \(name) | \(formatSeconds(ours)) | \(formatSeconds(dot)) | \(String(format: "%.2f", ours / dot)) |")
+    }
+}

@@ -15,18 +15,53 @@ public enum LayoutFit: String, Sendable, CaseIterable {
     /// The most members `auto` lays out a second time to try columns.
     public static let pageMembers = 10_000
 
+    /// How far a sketch's shape may be from the chosen side of a threshold and still decide the
+    /// direction alone. A sketch (familytree's first start, no search) was within 15% of the full
+    /// drawing's width and height on 33 real trees, so its aspect is off by less than this.
+    public static let sketchMargin = 1.25
+
     /// The layout `place` makes in the direction this fit chooses (it may be asked for both).
-    public func layout<Failure: Error>(_ place: (LayoutDirection) throws(Failure) -> Layout) throws(Failure) -> Layout {
+    ///
+    /// With `sketch`, a quick drawing of nearly the final shape, the direction is chosen from the
+    /// sketches where they are clear of every threshold by `sketchMargin`, and only that direction
+    /// is laid out in full; a shape near a threshold is decided on the full layouts, as without.
+    public func layout<Failure: Error>(
+        sketch: ((LayoutDirection) throws(Failure) -> Layout)? = nil, _ place: (LayoutDirection) throws(Failure) -> Layout
+    ) throws(Failure) -> Layout {
+        guard self != .wide else { return try place(.topDown) }
+        if let sketch, let direction = try direction(rows: sketch(.topDown), columns: { () throws(Failure) in try sketch(.leftRight) }, margin: Self.sketchMargin) {
+            return try place(direction)
+        }
         let rows = try place(.topDown)
-        guard self != .wide else { return rows }
+        var columns: Layout?
+        let direction = try direction(rows: rows, columns: { () throws(Failure) in
+            let placed = try place(.leftRight)
+            columns = placed
+            return placed
+        }, margin: 1)
+        return direction == .leftRight ? columns! : rows
+    }
+
+    /// The direction this fit chooses for drawings of the shapes of `rows` and `columns` (asked for
+    /// only when needed), or `nil` where a shape lies within `margin` times a threshold (with a
+    /// margin of 1, never `nil`).
+    private func direction<Failure: Error>(
+        rows: Layout, columns: () throws(Failure) -> Layout, margin: Double
+    ) throws(Failure) -> LayoutDirection? {
         let rowsAspect = Self.aspect(rows)
-        if self == .auto, rowsAspect <= Self.stripAspect || rows.width < rows.height || rows.boxes.count > Self.pageMembers { return rows }
-        let columns = try place(.leftRight)
-        let columnsAspect = Self.aspect(columns)
         switch self {
-        case .page: return columnsAspect < rowsAspect ? columns : rows
-        case .auto: return columnsAspect * 2 <= rowsAspect ? columns : rows
-        case .wide: return rows
+        case .wide:
+            return .topDown
+        case .page:
+            let columnsAspect = Self.aspect(try columns())
+            if columnsAspect * margin < rowsAspect { return .leftRight }
+            return columnsAspect >= rowsAspect * margin ? .topDown : nil
+        case .auto:
+            if rows.boxes.count > Self.pageMembers || rowsAspect * margin <= Self.stripAspect || rows.width * margin < rows.height { return .topDown }
+            if rowsAspect <= Self.stripAspect * margin || rows.width < rows.height * margin { return nil }
+            let columnsAspect = Self.aspect(try columns())
+            if columnsAspect * 2 * margin <= rowsAspect { return .leftRight }
+            return columnsAspect * 2 > rowsAspect * margin ? .topDown : nil
         }
     }
 

@@ -49,4 +49,57 @@ import FamilyTree
         let placeSmall = { (direction: LayoutDirection) in LayeredLayout(options: .init(direction: direction)).place(small) }
         #expect(LayoutFit.auto.layout(placeSmall).direction == .topDown)
     }
+
+    /// Each direction's layout, counting how often each is asked for.
+    final class CountingPlacer: @unchecked Sendable {
+        let graph: FamilyGraph
+        let options: LayeredLayout.Options
+        var asked: [LayoutDirection] = []
+
+        init(_ graph: FamilyGraph, startingOrderBudget: Int = 5_000) {
+            self.graph = graph
+            options = LayeredLayout.Options(startingOrderBudget: startingOrderBudget)
+        }
+
+        func place(_ direction: LayoutDirection) -> Layout {
+            asked.append(direction)
+            var options = options
+            options.direction = direction
+            return LayeredLayout(options: options).place(graph)
+        }
+    }
+
+    @Test func aClearShapeIsChosenFromSketchesAndLaidOutInFullOnce() throws {
+        for (children, expected) in [(14, LayoutDirection.leftRight), (2, .topDown)] {
+            let graph = try Self.family(children: children, lone: 0)
+            let full = CountingPlacer(graph)
+            let sketches = CountingPlacer(graph, startingOrderBudget: 0)
+            let chosen = LayoutFit.auto.layout(sketch: sketches.place, full.place)
+            // The same drawing as without sketches, for one full layout instead of up to two.
+            #expect(chosen == LayoutFit.auto.layout(CountingPlacer(graph).place))
+            #expect(chosen.direction == expected && full.asked == [expected])
+            #expect(sketches.asked == (expected == .topDown ? [.topDown] : [.topDown, .leftRight]))
+        }
+    }
+
+    @Test func aShapeNearTheThresholdIsDecidedOnTheFullLayouts() throws {
+        let graph = try Self.family(children: 14, lone: 0)
+        let rows = LayeredLayout(options: .init(direction: .topDown)).place(graph)
+        let columns = LayeredLayout(options: .init(direction: .leftRight)).place(graph)
+        // Sketches that say columns by less than the margin: both full layouts are made, and
+        // they decide.
+        #expect(LayoutFit.aspect(rows) / (2 * LayoutFit.aspect(columns)) > LayoutFit.sketchMargin)
+        var sketchedColumns = columns
+        sketchedColumns.height = columns.width * LayoutFit.aspect(rows) / 2.2
+        let ratio = LayoutFit.aspect(rows) / (2 * LayoutFit.aspect(sketchedColumns))
+        #expect(ratio >= 1 && ratio < LayoutFit.sketchMargin)
+        let full = CountingPlacer(graph)
+        let chosen = LayoutFit.auto.layout(sketch: { $0 == .topDown ? rows : sketchedColumns }, full.place)
+        #expect(full.asked == [.topDown, .leftRight] && chosen == columns)
+        // A sketch far from the full drawing (wider than tall, not a strip) stays in rows outright.
+        let squareish = CountingPlacer(graph)
+        var square = rows
+        square.width = rows.height * 1.5
+        #expect(LayoutFit.auto.layout(sketch: { _ in square }, squareish.place).direction == .topDown && squareish.asked == [.topDown])
+    }
 }

@@ -54,6 +54,22 @@ import Testing
         #expect(try text(chart) == HTMLRenderer(labeler: labeler, today: Self.today).render(layout, of: graph))
     }
 
+    /// Our engine sketches a tree's shape with its first start (no search), where the search would
+    /// run; the chart under `--fit auto` is the one the full layouts choose.
+    @Test func ourEngineSketchesTheShapeWithItsFirstStart() throws {
+        // A couple with fourteen children: a strip that columns turn into a page.
+        var members = [Member(id: "p", firstName: "P"), Member(id: "q", firstName: "Q")]
+        members += (0..<14).map { Member(id: "c\($0)", firstName: "C\($0)") }
+        let graph = try FamilyGraph(members: members, unions: [Union(id: "u", partners: ["p", "q"], children: (0..<14).map { ChildLink("c\($0)") })])
+        let labeler = Labeler(today: Self.today)
+        let sketch = try #require(ChartEngine.familytree.sketchEngine?(graph, labeler, .leftRight) as? LayeredLayout)
+        #expect(sketch.options.startingOrderBudget == 0 && sketch.options.direction == .leftRight)
+        #expect(ChartEngine.familytree(lastStage: .ordering).sketchEngine?(graph, labeler, .topDown) == nil)
+        let chart = Chart(graph: graph, format: .svg, today: Self.today)
+        let full = LayeredLayout(labeler: labeler, direction: .leftRight).place(graph)
+        #expect(try chart.drawing().layout == full)
+    }
+
     /// Around a person: other formats draw only their part and mark them; a page draws everyone
     /// and opens on them.
     @Test func aChartAroundAPersonCutsOrOpens() throws {

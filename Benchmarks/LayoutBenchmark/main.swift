@@ -146,27 +146,40 @@ func runLimited(_ path: String, _ arguments: [String], input: String?, limit: Do
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 0, inputFile, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // Warnings (a GEDCOM file's, dot's) would break into the tables.
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let start = now()
     guard posix_spawnp(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
     posix_spawn_file_actions_destroy(&actions)
-    var status: Int32 = 0
-    var usage = rusage()
-    while true {
-        let result = wait4(pid, &status, WNOHANG, &usage)
-        if result == pid { break }
-        if now() - start > limit {
-            kill(pid, SIGKILL)
-            _ = wait4(pid, &status, 0, &usage)
-            return nil
-        }
-        usleep(5_000)
+    // The child is waited for on another thread, the end taken the moment it exits (polling would
+    // round every time up to the polling step, a large part of a small tree's).
+    let exit = ChildExit()
+    let child = pid
+    Thread.detachNewThread {
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(child, &status, 0, &usage)
+        exit.end = now()
+        exit.peakKB = usage.ru_maxrss
+        exit.done.signal()
     }
-    let seconds = now() - start
+    if exit.done.wait(timeout: .now() + limit) == .timedOut {
+        kill(pid, SIGKILL)
+        exit.done.wait()
+        return nil
+    }
     let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
-    return (output, seconds, usage.ru_maxrss)
+    return (output, exit.end - start, exit.peakKB)
+}
+
+/// A child's exit, written by the thread that waits for it and read after `done`.
+final class ChildExit: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var end = 0.0
+    var peakKB = 0
 }
 
 func formatSeconds(_ seconds: Double) -> String {

@@ -154,32 +154,36 @@ func runLimited(_ path: String, _ arguments: [String], input: String?, limit: Do
     let start = now()
     guard posix_spawnp(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
     posix_spawn_file_actions_destroy(&actions)
-    // The child is waited for on another thread, the end taken the moment it exits (polling would
-    // round every time up to the polling step, a large part of a small tree's).
-    let exit = ChildExit()
+    // The child's exit is waited for on another thread, its end taken the moment it exits
+    // (polling would round every time up to the polling step, a large part of a small tree's).
+    // That thread leaves the child unreaped, so a kill on timeout never reaches a reused pid.
+    let childExit = ChildExit()
     let child = pid
     Thread.detachNewThread {
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(child, &status, 0, &usage)
-        exit.end = now()
-        exit.peakKB = usage.ru_maxrss
-        exit.done.signal()
+        var info = siginfo_t()
+        _ = waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT)
+        childExit.end = now()
+        childExit.done.signal()
     }
-    if exit.done.wait(timeout: .now() + limit) == .timedOut {
+    var timedOut = false
+    if childExit.done.wait(timeout: .now() + limit) == .timedOut {
+        timedOut = true
         kill(pid, SIGKILL)
-        exit.done.wait()
-        return nil
+        childExit.done.wait()
     }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    // A run that failed (or was killed) times nothing.
+    guard !timedOut, status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
     let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
-    return (output, exit.end - start, exit.peakKB)
+    return (output, childExit.end - start, usage.ru_maxrss)
 }
 
-/// A child's exit, written by the thread that waits for it and read after `done`.
+/// When a child process exited, written by the thread that waits for it and read after `done`.
 final class ChildExit: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     var end = 0.0
-    var peakKB = 0
 }
 
 func formatSeconds(_ seconds: Double) -> String {
@@ -375,6 +379,7 @@ if !options.gedcomFiles.isEmpty, FileManager.default.isExecutableFile(atPath: cl
     for path in options.gedcomFiles {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let dotFile = folder + "/tree.dot"
+        unlink(dotFile)
         guard runLimited(cli, ["render", path, "-o", dotFile], input: nil, limit: options.dotTimeLimit) != nil,
               let ours = best(cli, ["render", path, "-o", folder + "/tree.svg"]),
               let dot = best(dotPath, ["-Tsvg", "-o", folder + "/dot.svg", dotFile]) else {

@@ -124,6 +124,12 @@ public struct LayeredLayout: LayoutEngine {
         search(graph).best
     }
 
+    /// Whether `place` searches several starting orders for `graph` (a tree within
+    /// `startingOrderBudget`, laid out to the last stage) rather than drawing the first one only.
+    public func searches(_ graph: FamilyGraph) -> Bool {
+        options.lastStage == .placement && graph.members.count <= options.startingOrderBudget
+    }
+
     /// The multi-start search on `graph`, run when the tree is within `startingOrderBudget`.
     func search(_ graph: FamilyGraph) -> StartingOrderSearch {
         let options = self.options
@@ -163,7 +169,7 @@ public struct LayeredLayout: LayoutEngine {
             drawsCouplesApart: !options.keepsCouplesTogether
         )
         // A stage stopped early shows that stage's work on the first start, not the search's choice.
-        guard options.lastStage == .placement, graph.members.count <= options.startingOrderBudget else { return search }
+        guard searches(graph) else { return search }
         search.run()
         return search
     }

@@ -278,7 +278,7 @@ public struct Chart: Sendable {
         // tree out in full twice.
         let sketch = engine.sketchEngine.flatMap { sketchEngine -> ((LayoutDirection) throws -> Layout)? in
             guard sketchEngine(graph, labeler, .topDown) != nil else { return nil }
-            return { fitted in try sketchEngine(graph, labeler, fitted)!.place(graph) }
+            return { fitted in try (sketchEngine(graph, labeler, fitted) ?? engine.layoutEngine(labeler, fitted)).place(graph) }
         }
         return try fit.layout(sketch: sketch) { fitted in
             try engine.layoutEngine(labeler, direction ?? fitted).place(graph)
@@ -350,7 +350,7 @@ public struct ChartEngine: Sendable {
         }
         return ChartEngine(name: "familytree", layoutEngine: engine, sketchEngine: { graph, labeler, direction in
             var sketch = engine(labeler, direction)
-            guard lastStage == .placement, graph.members.count <= sketch.options.startingOrderBudget else { return nil }
+            guard sketch.searches(graph) else { return nil }
             sketch.options.startingOrderBudget = 0
             return sketch
         })

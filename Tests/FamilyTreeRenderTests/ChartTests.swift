@@ -65,6 +65,10 @@ import Testing
         let sketch = try #require(ChartEngine.familytree.sketchEngine?(graph, labeler, .leftRight) as? LayeredLayout)
         #expect(sketch.options.startingOrderBudget == 0 && sketch.options.direction == .leftRight)
         #expect(ChartEngine.familytree(lastStage: .ordering).sketchEngine?(graph, labeler, .topDown) == nil)
+        // Beyond the search's budget the full layout is the first start: no sketch.
+        let budget = LayeredLayout().options.startingOrderBudget
+        let large = try FamilyGraph(members: (0...budget).map { Member(id: "m\($0)", firstName: "M") })
+        #expect(ChartEngine.familytree.sketchEngine?(large, labeler, .topDown) == nil)
         let chart = Chart(graph: graph, format: .svg, today: Self.today)
         let full = LayeredLayout(labeler: labeler, direction: .leftRight).place(graph)
         #expect(try chart.drawing().layout == full)

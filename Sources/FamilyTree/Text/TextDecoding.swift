@@ -10,7 +10,7 @@ package enum TextDecoding {
         singleByte(bytes) { UInt32($0) }
     }
 
-    /// Text of one code point a byte, `codePoint` giving those of bytes 0x80 and up (each in the
+    /// Text of one code point per byte, `codePoint` giving those of bytes 0x80 and up (each in the
     /// Basic Multilingual Plane), written as UTF-8 into one buffer: appending scalar by scalar to a
     /// string took two thirds of a 200 KB GEDCOM file's import.
     private static func singleByte(_ bytes: [UInt8], _ codePoint: (UInt8) -> UInt32) -> String {

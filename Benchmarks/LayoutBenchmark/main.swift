@@ -186,6 +186,21 @@ final class ChildExit: @unchecked Sendable {
     var end = 0.0
 }
 
+/// The best of three runs of a command: its fastest time and its largest peak memory (nil if
+/// every run failed).
+func bestOfThree(_ path: String, _ arguments: [String], limit: Double) -> (seconds: Double, peakKB: Int)? {
+    let runs = (0..<3).compactMap { _ in runLimited(path, arguments, input: nil, limit: limit) }
+    guard let fastest = runs.map(\.seconds).min() else { return nil }
+    return (fastest, runs.map(\.peakKB).max()!)
+}
+
+/// A new scratch folder for one table's files, named `name` and this process; the caller removes it.
+func scratchFolder(_ name: String) -> String {
+    let folder = NSTemporaryDirectory() + "\(name)-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+}
+
 func formatSeconds(_ seconds: Double) -> String {
     seconds < 10 ? String(format: "%.3f s", seconds) : String(format: "%.1f s", seconds)
 }
@@ -341,8 +356,7 @@ if !options.cliSizes.isEmpty {
     print("")
     print("| members | tree.json | validate | render -o tree.svg | render -o layout.json |")
     print("|---:|---:|---:|---:|---:|")
-    let folder = NSTemporaryDirectory() + "familytree-cli-bench-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = scratchFolder("familytree-cli-bench")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     for members in options.cliSizes {
         let tree = folder + "/tree.json"
@@ -353,9 +367,8 @@ if !options.cliSizes.isEmpty {
         let size = (try? FileManager.default.attributesOfItem(atPath: tree)[.size] as? Int) ?? 0
         var cells: [String] = []
         for arguments in [["validate", tree], ["render", tree, "-o", folder + "/tree.svg"], ["render", tree, "-o", folder + "/layout.json"]] {
-            let runs = (0..<3).compactMap { _ in runLimited(cli, arguments, input: nil, limit: 600) }
-            guard let best = runs.min(by: { $0.seconds < $1.seconds }) else { cells.append("failed"); continue }
-            cells.append("\(formatSeconds(best.seconds)), \(formatMemory(runs.map(\.peakKB).max() ?? 0))")
+            guard let best = bestOfThree(cli, arguments, limit: 600) else { cells.append("failed"); continue }
+            cells.append("\(formatSeconds(best.seconds)), \(formatMemory(best.peakKB))")
         }
         print("| \(members) | \(formatMemory(size / 1024)) | \(cells.joined(separator: " | ")) |")
     }
@@ -370,19 +383,15 @@ if !options.gedcomFiles.isEmpty, FileManager.default.isExecutableFile(atPath: cl
     print("")
     print("| tree | familytree render -o tree.svg | dot -Tsvg tree.dot | familytree / dot |")
     print("|---|---:|---:|---:|")
-    let folder = NSTemporaryDirectory() + "familytree-cli-gedcom-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = scratchFolder("familytree-cli-gedcom")
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    func best(_ path: String, _ arguments: [String]) -> Double? {
-        (0..<3).compactMap { _ in runLimited(path, arguments, input: nil, limit: options.dotTimeLimit)?.seconds }.min()
-    }
     for path in options.gedcomFiles {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let dotFile = folder + "/tree.dot"
         unlink(dotFile)
         guard runLimited(cli, ["render", path, "-o", dotFile], input: nil, limit: options.dotTimeLimit) != nil,
-              let ours = best(cli, ["render", path, "-o", folder + "/tree.svg"]),
-              let dot = best(dotPath, ["-Tsvg", "-o", folder + "/dot.svg", dotFile]) else {
+              let ours = bestOfThree(cli, ["render", path, "-o", folder + "/tree.svg"], limit: options.dotTimeLimit)?.seconds,
+              let dot = bestOfThree(dotPath, ["-Tsvg", "-o", folder + "/dot.svg", dotFile], limit: options.dotTimeLimit)?.seconds else {
             print("| \(name) | failed | | |")
             continue
         }

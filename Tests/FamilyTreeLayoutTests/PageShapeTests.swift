@@ -51,7 +51,7 @@ import FamilyTree
     }
 
     /// Each direction's layout, counting how often each is asked for.
-    final class CountingPlacer: @unchecked Sendable {
+    final class CountingPlacer {
         let graph: FamilyGraph
         let options: LayeredLayout.Options
         var asked: [LayoutDirection] = []

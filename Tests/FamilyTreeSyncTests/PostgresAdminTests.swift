@@ -8,93 +8,101 @@ import PostgresNIO
 import Testing
 import TestSupport
 
-/// The administrator's commands: a user's login role made from any name and password, and the
-/// administrators' lock held only while the server works, never while a client stalls.
-@Suite(.threadsOfItsOwn, .requiresPostgreSQL)
-struct PostgresAdminTests {
-    /// A name and a password made to break out of any quoting: both reach the server as they are.
-    @Test func aHostileNameAndPasswordMakeExactlyThatRole() async throws {
-        let admin = try PostgresTestServer.adminURL()
-        let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
-        let uid = "ft" + String(UInt32.random(in: .min ... .max), radix: 36) + "_o'b\"$$;--é\u{301}"
-        let password = "p'w\"$$\\ \u{301}'; DROP ROLE familytree_app; --"
-        try await PostgresAdmin.createUser(uid, password: password, adminURL: admin)
-        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
-        let store = try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):\(encoded(password))@\(host)")
-        #expect(store.role == uid)
-        let (key, body) = member("ada")
-        #expect(try await store.push(user: uid, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
-        await store.close()
-        // Made again with a new password: the old one no longer logs in.
-        try await PostgresAdmin.createUser(uid, password: "second", adminURL: admin)
-        await #expect(throws: SyncError.self) {
-            try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):\(encoded(password))@\(host)")
-        }
-        let again = try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):second@\(host)")
-        #expect(try await again.pull(user: uid, after: 0, limit: 10).map(\.body) == [body])
-        await again.close()
-    }
+/// The suites that make roles and install the schema while a client stalls, one after another:
+/// roles are shared by the whole cluster, so two such tests at once could keep each other waiting
+/// and blame the code under test (a dry run of 2026-11-26: both failed at the same moment).
+@Suite(.serialized, .threadsOfItsOwn, .requiresPostgreSQL)
+struct PostgresAdministration {}
 
-    /// PostgreSQL keeps 63 bytes of a role's name: a longer user id is refused, not cut short.
-    @Test func aUserIdLongerThanARoleNameIsRefused() async throws {
-        let admin = try PostgresTestServer.adminURL()
-        let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36) + "_"
-        let longest = prefix + String(repeating: "é", count: (63 - prefix.utf8.count) / 2) + (prefix.utf8.count % 2 == 0 ? "x" : "")
-        #expect(longest.utf8.count == 63)
-        try await PostgresAdmin.createUser(longest, password: "pw", adminURL: admin)
-        let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
-        let store = try await PostgresDocumentStore(url: "postgres://\(longest.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!):pw@\(host)")
-        #expect(store.role == longest)
-        await store.close()
-        await #expect(throws: SyncError.store("a user id names a PostgreSQL role, at most 63 bytes; this one is 64")) {
-            try await PostgresAdmin.createUser(longest + "y", password: "pw", adminURL: admin)
-        }
-    }
-
-    /// An administrator whose client stalls at every step (a busy machine, a starved thread pool)
-    /// keeps no other administrator waiting: while it stands still, another user is made at once.
-    @Test func aStalledAdministratorKeepsNoOtherWaiting() async throws {
-        let admin = try PostgresTestServer.adminURL()
-        let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36)
-        // The schema is in place first: installing it is the one thing administrators do in turn.
-        try await PostgresAdmin.install(adminURL: admin)
-        let stalls = try await SteppedExecutor.atEachStep(of: {
-            try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
-        }, another: { stall in
-            try await PostgresAdmin.createUser(prefix + "_fast\(stall)", password: "pw", adminURL: admin)
-        }, "another administrator waited more than 10 s while one stood still")
-        #expect(stalls >= 3, "the client was stopped at each of its steps (\(stalls))")
-    }
-}
-
-/// Installing the schema in a database that has none, as CI's fresh server does for the first
-/// tests at once: an installer whose client stalls at every step keeps no other waiting.
-@Suite(.threadsOfItsOwn, .requiresPostgreSQL)
-struct PostgresInstallTests {
-    @Test func aStalledInstallerKeepsNoOtherWaiting() async throws {
-        let admin = try PostgresTestServer.adminURL()
-        let database = "ft_install_" + String(UInt32.random(in: .min ... .max), radix: 36)
-        let logger = Logger(label: "familytree.tests.install")
-        let address = try PostgresURL(admin)
-        let control = try await PostgresConnection.connect(configuration: try address.configuration(), id: 9, logger: logger)
-        _ = try await control.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        let fresh = String(admin[..<admin.lastIndex(of: "/")!]) + "/" + database
-        // Whatever the installer has sent, the administrators' lock in its database is free within
-        // moments: the server holds it only while it runs the installation.
-        let stalls = try await SteppedExecutor.atEachStep(of: {
-            try await PostgresAdmin.install(adminURL: fresh)
-        }, another: { _ in
-            let other = try await PostgresConnection.connect(configuration: try PostgresURL(fresh).configuration(), id: 10, logger: logger)
-            try await other.inTransaction(logger: logger) {
-                _ = try await other.rows("SELECT pg_advisory_xact_lock(\(PostgresAdmin.administratorsLock))", logger: logger)
+extension PostgresAdministration {
+    /// The administrator's commands: a user's login role made from any name and password, and the
+    /// administrators' lock held only while the server works, never while a client stalls.
+    @Suite
+    struct PostgresAdminTests {
+        /// A name and a password made to break out of any quoting: both reach the server as they are.
+        @Test func aHostileNameAndPasswordMakeExactlyThatRole() async throws {
+            let admin = try PostgresTestServer.adminURL()
+            let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+            let uid = "ft" + String(UInt32.random(in: .min ... .max), radix: 36) + "_o'b\"$$;--é\u{301}"
+            let password = "p'w\"$$\\ \u{301}'; DROP ROLE familytree_app; --"
+            try await PostgresAdmin.createUser(uid, password: password, adminURL: admin)
+            func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+            let store = try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):\(encoded(password))@\(host)")
+            #expect(store.role == uid)
+            let (key, body) = member("ada")
+            #expect(try await store.push(user: uid, [DocumentWrite(key: key, body: body, baseVersion: 0)]) == [.applied(version: 1, sequence: 1)])
+            await store.close()
+            // Made again with a new password: the old one no longer logs in.
+            try await PostgresAdmin.createUser(uid, password: "second", adminURL: admin)
+            await #expect(throws: SyncError.self) {
+                try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):\(encoded(password))@\(host)")
             }
-            try await other.close()
-        }, "the administrators' lock was held more than 10 s while the installer stood still")
-        #expect(stalls >= 3, "the installer was stopped at each of its steps (\(stalls))")
-        // Installed whole: a second installation finds it in place.
-        try await PostgresAdmin.install(adminURL: fresh)
-        _ = try await control.rows(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        try await control.close()
+            let again = try await PostgresDocumentStore(url: "postgres://\(encoded(uid)):second@\(host)")
+            #expect(try await again.pull(user: uid, after: 0, limit: 10).map(\.body) == [body])
+            await again.close()
+        }
+
+        /// PostgreSQL keeps 63 bytes of a role's name: a longer user id is refused, not cut short.
+        @Test func aUserIdLongerThanARoleNameIsRefused() async throws {
+            let admin = try PostgresTestServer.adminURL()
+            let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36) + "_"
+            let longest = prefix + String(repeating: "é", count: (63 - prefix.utf8.count) / 2) + (prefix.utf8.count % 2 == 0 ? "x" : "")
+            #expect(longest.utf8.count == 63)
+            try await PostgresAdmin.createUser(longest, password: "pw", adminURL: admin)
+            let host = admin[admin.index(after: admin.lastIndex(of: "@")!)...]
+            let store = try await PostgresDocumentStore(url: "postgres://\(longest.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!):pw@\(host)")
+            #expect(store.role == longest)
+            await store.close()
+            await #expect(throws: SyncError.store("a user id names a PostgreSQL role, at most 63 bytes; this one is 64")) {
+                try await PostgresAdmin.createUser(longest + "y", password: "pw", adminURL: admin)
+            }
+        }
+
+        /// An administrator whose client stalls at every step (a busy machine, a starved thread pool)
+        /// keeps no other administrator waiting: while it stands still, another user is made at once.
+        @Test func aStalledAdministratorKeepsNoOtherWaiting() async throws {
+            let admin = try PostgresTestServer.adminURL()
+            let prefix = "ft" + String(UInt32.random(in: .min ... .max), radix: 36)
+            // The schema is in place first: installing it is the one thing administrators do in turn.
+            try await PostgresAdmin.install(adminURL: admin)
+            let stalls = try await SteppedExecutor.atEachStep(of: {
+                try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
+            }, another: { stall in
+                try await PostgresAdmin.createUser(prefix + "_fast\(stall)", password: "pw", adminURL: admin)
+            }, "another administrator waited more than 30 s while one stood still")
+            #expect(stalls >= 3, "the client was stopped at each of its steps (\(stalls))")
+        }
+    }
+
+    /// Installing the schema in a database that has none, as CI's fresh server does for the first
+    /// tests at once: an installer whose client stalls at every step keeps no other waiting.
+    @Suite
+    struct PostgresInstallTests {
+        @Test func aStalledInstallerKeepsNoOtherWaiting() async throws {
+            let admin = try PostgresTestServer.adminURL()
+            let database = "ft_install_" + String(UInt32.random(in: .min ... .max), radix: 36)
+            let logger = Logger(label: "familytree.tests.install")
+            let address = try PostgresURL(admin)
+            let control = try await PostgresConnection.connect(configuration: try address.configuration(), id: 9, logger: logger)
+            _ = try await control.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+            let fresh = String(admin[..<admin.lastIndex(of: "/")!]) + "/" + database
+            // Whatever the installer has sent, the administrators' lock in its database is free within
+            // moments: the server holds it only while it runs the installation.
+            let stalls = try await SteppedExecutor.atEachStep(of: {
+                try await PostgresAdmin.install(adminURL: fresh)
+            }, another: { _ in
+                let other = try await PostgresConnection.connect(configuration: try PostgresURL(fresh).configuration(), id: 10, logger: logger)
+                try await other.inTransaction(logger: logger) {
+                    _ = try await other.rows("SELECT pg_advisory_xact_lock(\(PostgresAdmin.administratorsLock))", logger: logger)
+                }
+                try await other.close()
+            }, "the administrators' lock was held more than 30 s while the installer stood still")
+            #expect(stalls >= 3, "the installer was stopped at each of its steps (\(stalls))")
+            // Installed whole: a second installation finds it in place.
+            try await PostgresAdmin.install(adminURL: fresh)
+            _ = try await control.rows(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
+            try await control.close()
+        }
     }
 }
 
@@ -139,8 +147,12 @@ struct PostgresWatchdogTests {
 
 extension SteppedExecutor {
     /// Runs `slow` on a stepped executor that stops it before each of its steps, and at every stop
-    /// runs `another` (on the suite's own threads), which must finish within 10 s: what `slow` has
+    /// runs `another` (on the suite's own threads), which must finish within 30 s: what `slow` has
     /// sent by then must keep no one waiting. Returns how many stops there were.
+    ///
+    /// A lock held by the stalled client would keep `another` waiting for ever, so any limit finds
+    /// it; a generous one keeps a busy machine from failing the test. When it fails, the message
+    /// lists what every session on the server is doing, to tell a lock from a slow machine.
     static func atEachStep(
         of slow: @escaping @Sendable () async throws -> Void, another: @escaping @Sendable (Int) async throws -> Void,
         _ failure: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -162,12 +174,13 @@ extension SteppedExecutor {
                 defer { fastDone.set() }
                 try await another(stall)
             }
-            while !fastDone.isSet, ContinuousClock.now - started < .seconds(10) {
+            while !fastDone.isSet, ContinuousClock.now - started < .seconds(30) {
                 try await Task.sleep(for: .milliseconds(20))
             }
             let finished = fastDone.isSet
-            #expect(finished, "\(failure), at its step \(stalls)", sourceLocation: sourceLocation)
             if !finished {
+                let activity = await PostgresTestServer.activity()
+                Issue.record("\(failure), at its step \(stalls); the server's sessions:\n\(activity)", sourceLocation: sourceLocation)
                 // Let the stalled one finish so the waiting one can; then stop.
                 stepped.runFreely()
                 _ = try? await fast.value
@@ -178,6 +191,32 @@ extension SteppedExecutor {
         }
         try await slowTask.value
         return stalls
+    }
+}
+
+extension PostgresTestServer {
+    /// Every client's session on the server that is busy or keeps another waiting: its state, what
+    /// it waits on and for whom, and the start of its query; or why that could not be read.
+    static func activity() async -> String {
+        let logger = Logger(label: "familytree.tests.activity")
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try PostgresURL(try adminURL()).configuration(), id: 11, logger: logger)
+            let rows = try await connection.rows("""
+                SELECT pid, coalesce(datname, ''), coalesce(state, ''), coalesce(wait_event_type || ':' || wait_event, ''),
+                       pg_blocking_pids(pid)::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
+                FROM pg_stat_activity
+                WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND (state IS DISTINCT FROM 'idle'
+                      OR pid IN (SELECT unnest(pg_blocking_pids(waiting.pid)) FROM pg_stat_activity waiting))
+                """, logger: logger)
+            try? await connection.close()
+            return try rows.map { row in
+                let (pid, database, state, wait, blockers, query) = try row.decode((Int32, String, String, String, String, String).self)
+                return "  \(pid) \(database) \(state) waits \(wait.isEmpty ? "-" : wait) on \(blockers): \(query)"
+            }.joined(separator: "\n")
+        } catch {
+            return "  (not read: \(error))"
+        }
     }
 }
 

@@ -130,8 +130,22 @@ public struct LayeredLayout: LayoutEngine {
         options.lastStage == .placement && graph.members.count <= options.startingOrderBudget
     }
 
-    /// The multi-start search on `graph`, run when the tree is within `startingOrderBudget`.
-    func search(_ graph: FamilyGraph) -> StartingOrderSearch {
+    /// The search's first start drawn, a quick drawing with nearly the final shape, and the way on
+    /// from it: `finish()` gives exactly `place(graph)` without making the first start again. `nil`
+    /// where `place` does not search (its full layout costs no more than a sketch).
+    public func sketch(_ graph: FamilyGraph) -> LayoutSketch? {
+        guard searches(graph) else { return nil }
+        let firstStart = search(graph, running: false)
+        return LayoutSketch(firstStart.best) {
+            var search = firstStart
+            search.run()
+            return search.best
+        }
+    }
+
+    /// The multi-start search on `graph`, run (unless `running` is false) when the tree is within
+    /// `startingOrderBudget`.
+    func search(_ graph: FamilyGraph, running: Bool = true) -> StartingOrderSearch {
         let options = self.options
         // Ranking.
         let layering = Layering(graph: graph, optimalLimit: options.optimalRankingLimit)
@@ -169,7 +183,7 @@ public struct LayeredLayout: LayoutEngine {
             drawsCouplesApart: !options.keepsCouplesTogether
         )
         // A stage stopped early shows that stage's work on the first start, not the search's choice.
-        guard searches(graph) else { return search }
+        guard running, searches(graph) else { return search }
         search.run()
         return search
     }

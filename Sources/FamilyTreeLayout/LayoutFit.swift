@@ -23,28 +23,42 @@ public enum LayoutFit: String, Sendable, CaseIterable {
 
     /// The layout `place` makes in the direction this fit chooses (it may be asked for both).
     ///
-    /// With `sketch`, a quick drawing of nearly the final shape, the direction is chosen from the
-    /// sketches where they are clear of every threshold by `sketchMargin`, and only that direction
-    /// is laid out in full; a shape near a threshold is decided on the full layouts, as without
-    /// sketches.
+    /// With `sketch`, a quick drawing of nearly the final shape for a direction (or `nil` where
+    /// there is none), the direction is chosen from the sketches where they are clear of every
+    /// threshold by `sketchMargin`, and only that direction is finished; a shape near a threshold
+    /// is decided on the full layouts, finished from the sketches, as without them.
     public func layout<Failure: Error>(
-        sketch: ((LayoutDirection) throws(Failure) -> Layout)? = nil, _ place: (LayoutDirection) throws(Failure) -> Layout
+        sketch: ((LayoutDirection) throws(Failure) -> LayoutSketch?)? = nil, _ place: (LayoutDirection) throws(Failure) -> Layout
     ) throws(Failure) -> Layout {
         guard self != .wide else { return try place(.topDown) }
-        if let sketch {
-            let sketchedColumns = { () throws(Failure) in try sketch(.leftRight) }
-            if let direction = try direction(rows: sketch(.topDown), columns: sketchedColumns, margin: Self.sketchMargin) {
-                return try place(direction)
-            }
+        guard let sketch, let rows = try sketch(.topDown) else { return try decide(rows: place(.topDown)) { () throws(Failure) in try place(.leftRight) } }
+        var columns: LayoutSketch?
+        let sketchedColumns = { () throws(Failure) -> Layout in
+            let sketched: LayoutSketch
+            if let quick = try sketch(.leftRight) { sketched = quick } else { sketched = LayoutSketch(final: try place(.leftRight)) }
+            columns = sketched
+            return sketched.layout
         }
-        let rows = try place(.topDown)
-        var columns: Layout?
+        func finishedColumns() throws(Failure) -> Layout {
+            if let columns { return columns.finish() }
+            return try place(.leftRight)
+        }
+        switch try direction(rows: rows.layout, columns: sketchedColumns, margin: Self.sketchMargin) {
+        case .topDown: return rows.finish()
+        case .leftRight: return try finishedColumns()
+        case nil: return try decide(rows: rows.finish(), columns: finishedColumns)
+        }
+    }
+
+    /// `rows`, or the layout `columns` gives where this fit chooses it over `rows`.
+    private func decide<Failure: Error>(rows: Layout, columns: () throws(Failure) -> Layout) throws(Failure) -> Layout {
+        var placedColumns: Layout?
         let direction = try direction(rows: rows, columns: { () throws(Failure) in
-            let placed = try place(.leftRight)
-            columns = placed
+            let placed = try columns()
+            placedColumns = placed
             return placed
         }, margin: 1)
-        return direction == .leftRight ? columns! : rows
+        return direction == .leftRight ? placedColumns ?? rows : rows
     }
 
     /// The direction this fit chooses for drawings of the shapes of `rows` and `columns` (asked for
@@ -78,4 +92,26 @@ public enum LayoutFit: String, Sendable, CaseIterable {
         let (long, short) = (max(layout.width, layout.height), min(layout.width, layout.height))
         return short > 0 ? long / short : 1
     }
+}
+
+/// A quick drawing of a tree with nearly the shape of its full layout, and the way on from it to
+/// the full layout (for familytree's engine, the search continuing from its first start).
+public struct LayoutSketch {
+    /// The quick drawing.
+    public let layout: Layout
+    private let finishing: () -> Layout
+
+    /// A sketch `layout` whose full layout `finish` makes.
+    public init(_ layout: Layout, finish: @escaping () -> Layout) {
+        self.layout = layout
+        finishing = finish
+    }
+
+    /// A full layout standing as its own sketch (an engine that has no quicker one).
+    public init(final layout: Layout) {
+        self.init(layout) { layout }
+    }
+
+    /// The full layout.
+    public func finish() -> Layout { finishing() }
 }

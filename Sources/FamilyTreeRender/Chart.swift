@@ -274,12 +274,9 @@ public struct Chart: Sendable {
     public func layout(of prepared: Prepared) throws -> Layout {
         let fit = direction != nil ? LayoutFit.wide : format == .html && self.fit == .auto ? .wide : self.fit
         let (graph, labeler) = (prepared.graph, prepared.labeler)
-        // A quicker sketch of each direction's shape, where the engine has one, saves laying the
-        // tree out in full twice.
-        let sketch = engine.sketchEngine.flatMap { sketchEngine -> ((LayoutDirection) throws -> Layout)? in
-            guard sketchEngine(graph, labeler, .topDown) != nil else { return nil }
-            return { fitted in try (sketchEngine(graph, labeler, fitted) ?? engine.layoutEngine(labeler, fitted)).place(graph) }
-        }
+        // A quick sketch of each direction's shape, where the engine has one, saves laying the
+        // tree out in full twice; the chosen one is finished from its sketch.
+        let sketch = engine.sketch.map { sketch in { (fitted: LayoutDirection) in sketch(graph, labeler, fitted) } }
         return try fit.layout(sketch: sketch) { fitted in
             try engine.layoutEngine(labeler, direction ?? fitted).place(graph)
         }
@@ -307,7 +304,7 @@ public struct Chart: Sendable {
 }
 
 /// What lays a chart out: a `LayoutEngine` for each labeler and direction, optionally its own
-/// structure DOT (Graphviz writes it through cgraph), and optionally a quicker sketch of a tree's
+/// structure DOT (Graphviz writes it through cgraph), and optionally a quick sketch of a tree's
 /// shape (ours: the first start of the search) from which `LayoutFit` chooses the direction.
 public struct ChartEngine: Sendable {
     /// The engine's name, as the command line spells it.
@@ -316,21 +313,22 @@ public struct ChartEngine: Sendable {
     public var layoutEngine: @Sendable (Labeler, LayoutDirection) -> any LayoutEngine
     /// The structure DOT this engine writes itself, or `nil` for `DOTWriter`'s.
     public var structure: @Sendable (FamilyGraph, Labeler, LayoutDirection) throws -> String?
-    /// A quicker engine whose drawing of a tree has nearly the shape of the full one, or `nil` where
-    /// there is none for that tree: `LayoutFit` chooses the direction from its sketches.
-    public var sketchEngine: (@Sendable (FamilyGraph, Labeler, LayoutDirection) -> (any LayoutEngine)?)?
+    /// A quick drawing of a tree with nearly the shape of the full one, finished into the full one
+    /// on demand, or `nil` where there is none for that tree: `LayoutFit` chooses the direction
+    /// from the sketches.
+    public var sketch: (@Sendable (FamilyGraph, Labeler, LayoutDirection) -> LayoutSketch?)?
 
     /// An engine named `name`.
     public init(
         name: String,
         layoutEngine: @escaping @Sendable (Labeler, LayoutDirection) -> any LayoutEngine,
         structure: @escaping @Sendable (FamilyGraph, Labeler, LayoutDirection) throws -> String? = { _, _, _ in nil },
-        sketchEngine: (@Sendable (FamilyGraph, Labeler, LayoutDirection) -> (any LayoutEngine)?)? = nil
+        sketch: (@Sendable (FamilyGraph, Labeler, LayoutDirection) -> LayoutSketch?)? = nil
     ) {
         self.name = name
         self.layoutEngine = layoutEngine
         self.structure = structure
-        self.sketchEngine = sketchEngine
+        self.sketch = sketch
     }
 
     /// familytree's own layered layout.
@@ -339,8 +337,8 @@ public struct ChartEngine: Sendable {
     /// familytree's own layered layout stopped after `lastStage`: the chart as that stage left it,
     /// to see what each stage does (`.placement` is the full layout); with `keepsCouplesTogether`,
     /// no couple is drawn apart (see `LayeredLayout.Options.keepsCouplesTogether`).
-    /// Its sketch is the first start's drawing, without the search: trees the search does not
-    /// cover, or stopped before placement, have none (their full layout costs no more).
+    /// Its sketch is the first start's drawing, and the search goes on from it: trees the search
+    /// does not cover, or stopped before placement, have none (their full layout costs no more).
     public static func familytree(lastStage: LayeredLayout.Stage, keepsCouplesTogether: Bool = false) -> ChartEngine {
         @Sendable func engine(_ labeler: Labeler, _ direction: LayoutDirection) -> LayeredLayout {
             var layout = LayeredLayout(labeler: labeler, direction: direction)
@@ -348,11 +346,8 @@ public struct ChartEngine: Sendable {
             layout.options.keepsCouplesTogether = keepsCouplesTogether
             return layout
         }
-        return ChartEngine(name: "familytree", layoutEngine: engine, sketchEngine: { graph, labeler, direction in
-            var sketch = engine(labeler, direction)
-            guard sketch.searches(graph) else { return nil }
-            sketch.options.startingOrderBudget = 0
-            return sketch
+        return ChartEngine(name: "familytree", layoutEngine: engine, sketch: { graph, labeler, direction in
+            engine(labeler, direction).sketch(graph)
         })
     }
 }

@@ -50,36 +50,64 @@ import FamilyTree
         #expect(LayoutFit.auto.layout(placeSmall).direction == .topDown)
     }
 
-    /// Each direction's layout, counting how often each is asked for.
+    /// Each direction's layout, and its sketch, counting how often each is asked for and finished.
     final class CountingPlacer {
         let graph: FamilyGraph
-        let options: LayeredLayout.Options
         var asked: [LayoutDirection] = []
+        var sketched: [LayoutDirection] = []
+        var finished: [LayoutDirection] = []
 
-        init(_ graph: FamilyGraph, startingOrderBudget: Int = 5_000) {
-            self.graph = graph
-            options = LayeredLayout.Options(startingOrderBudget: startingOrderBudget)
-        }
+        init(_ graph: FamilyGraph) { self.graph = graph }
 
         func place(_ direction: LayoutDirection) -> Layout {
             asked.append(direction)
-            var options = options
-            options.direction = direction
-            return LayeredLayout(options: options).place(graph)
+            return LayeredLayout(options: .init(direction: direction)).place(graph)
+        }
+
+        func sketch(_ direction: LayoutDirection) -> LayoutSketch? {
+            sketched.append(direction)
+            guard let sketch = LayeredLayout(options: .init(direction: direction)).sketch(graph) else { return nil }
+            return LayoutSketch(sketch.layout) {
+                self.finished.append(direction)
+                return sketch.finish()
+            }
         }
     }
 
-    @Test func aClearShapeIsChosenFromSketchesAndLaidOutInFullOnce() throws {
+    @Test func aClearShapeIsChosenFromSketchesAndOnlyThatOneIsFinished() throws {
         for (children, expected) in [(14, LayoutDirection.leftRight), (2, .topDown)] {
             let graph = try Self.family(children: children, lone: 0)
-            let full = CountingPlacer(graph)
-            let sketches = CountingPlacer(graph, startingOrderBudget: 0)
-            let chosen = LayoutFit.auto.layout(sketch: sketches.place, full.place)
-            // The same drawing as without sketches, for one full layout instead of up to two.
+            let placer = CountingPlacer(graph)
+            let chosen = LayoutFit.auto.layout(sketch: placer.sketch, placer.place)
+            // The same drawing as without sketches, for one search instead of up to two.
             #expect(chosen == LayoutFit.auto.layout(CountingPlacer(graph).place))
-            #expect(chosen.direction == expected && full.asked == [expected])
-            #expect(sketches.asked == (expected == .topDown ? [.topDown] : [.topDown, .leftRight]))
+            #expect(chosen.direction == expected)
+            #expect(placer.sketched == (expected == .topDown ? [.topDown] : [.topDown, .leftRight]))
+            #expect(placer.finished == [expected], "the chosen sketch is finished")
+            #expect(placer.asked.isEmpty, "nothing is laid out from the start again")
         }
+    }
+
+    /// A sketch is the search's first start, and finishing it is the search: the same layout as
+    /// `place`, on a tree where the search improves on its first start.
+    @Test func aFinishedSketchIsTheFullLayout() throws {
+        let graph = try FamilyGraph(document: TreeGenerator(memberCount: 120, seed: 4).generate())
+        for direction in LayoutDirection.allCases {
+            let engine = LayeredLayout(options: .init(direction: direction))
+            let sketch = try #require(engine.sketch(graph))
+            var firstStart = engine
+            firstStart.options.startingOrderBudget = 0
+            #expect(sketch.layout == firstStart.place(graph))
+            #expect(sketch.layout != engine.place(graph), "the search improves on the first start")
+            #expect(sketch.finish() == engine.place(graph))
+        }
+        // Beyond the search's budget, and for a stage stopped before placement, there is none.
+        var small = LayeredLayout()
+        small.options.startingOrderBudget = graph.members.count - 1
+        #expect(small.sketch(graph) == nil)
+        var ordering = LayeredLayout()
+        ordering.options.lastStage = .ordering
+        #expect(ordering.sketch(graph) == nil)
     }
 
     @Test func aShapeNearTheThresholdIsDecidedOnTheFullLayouts() throws {
@@ -94,15 +122,27 @@ import FamilyTree
         sketchedColumns.height = columns.width * LayoutFit.aspect(rows) / 2.2
         let ratio = LayoutFit.aspect(rows) / (2 * LayoutFit.aspect(sketchedColumns))
         try #require(ratio >= 1 && ratio < margin)
+        // Each sketch finishes into its full layout.
+        var finished: [LayoutDirection] = []
+        let sketches = { (direction: LayoutDirection) in
+            LayoutSketch(direction == .topDown ? rows : sketchedColumns) {
+                finished.append(direction)
+                return direction == .topDown ? rows : columns
+            }
+        }
         let full = CountingPlacer(graph)
-        let chosen = LayoutFit.auto.layout(sketch: { $0 == .topDown ? rows : sketchedColumns }, full.place)
-        #expect(full.asked == [.topDown, .leftRight])
+        let chosen = LayoutFit.auto.layout(sketch: sketches, full.place)
+        #expect(finished == [.topDown, .leftRight] && full.asked.isEmpty)
         #expect(chosen == columns)
         // A sketch far from the full drawing (wider than tall, not a strip) stays in rows outright.
         let squareish = CountingPlacer(graph)
         var square = rows
         square.width = rows.height * 1.5
-        #expect(LayoutFit.auto.layout(sketch: { _ in square }, squareish.place).direction == .topDown)
-        #expect(squareish.asked == [.topDown])
+        #expect(LayoutFit.auto.layout(sketch: { _ in LayoutSketch(final: square) }, squareish.place) == square)
+        #expect(squareish.asked.isEmpty)
+        // An engine with no sketch for a tree is laid out as without sketches.
+        let unsketched = CountingPlacer(graph)
+        #expect(LayoutFit.auto.layout(sketch: { _ in nil }, unsketched.place) == columns)
+        #expect(unsketched.asked == [.topDown, .leftRight])
     }
 }

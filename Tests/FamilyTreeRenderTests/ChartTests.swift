@@ -62,15 +62,18 @@ import Testing
         members += (0..<14).map { Member(id: "c\($0)", firstName: "C\($0)") }
         let graph = try FamilyGraph(members: members, unions: [Union(id: "u", partners: ["p", "q"], children: (0..<14).map { ChildLink("c\($0)") })])
         let labeler = Labeler(today: Self.today)
-        let sketch = try #require(ChartEngine.familytree.sketchEngine?(graph, labeler, .leftRight) as? LayeredLayout)
-        #expect(sketch.options.startingOrderBudget == 0 && sketch.options.direction == .leftRight)
-        #expect(ChartEngine.familytree(lastStage: .ordering).sketchEngine?(graph, labeler, .topDown) == nil)
+        let sketch = try #require(ChartEngine.familytree.sketch?(graph, labeler, .leftRight))
+        var firstStart = LayeredLayout(labeler: labeler, direction: .leftRight)
+        firstStart.options.startingOrderBudget = 0
+        #expect(sketch.layout == firstStart.place(graph))
+        let full = LayeredLayout(labeler: labeler, direction: .leftRight).place(graph)
+        #expect(sketch.finish() == full)
+        #expect(ChartEngine.familytree(lastStage: .ordering).sketch?(graph, labeler, .topDown) == nil)
         // Beyond the search's budget the full layout is the first start: no sketch.
         let budget = LayeredLayout().options.startingOrderBudget
         let large = try FamilyGraph(members: (0...budget).map { Member(id: "m\($0)", firstName: "M") })
-        #expect(ChartEngine.familytree.sketchEngine?(large, labeler, .topDown) == nil)
+        #expect(ChartEngine.familytree.sketch?(large, labeler, .topDown) == nil)
         let chart = Chart(graph: graph, format: .svg, today: Self.today)
-        let full = LayeredLayout(labeler: labeler, direction: .leftRight).place(graph)
         #expect(try chart.drawing().layout == full)
     }
 

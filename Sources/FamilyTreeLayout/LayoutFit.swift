@@ -23,30 +23,28 @@ public enum LayoutFit: String, Sendable, CaseIterable {
 
     /// The layout `place` makes in the direction this fit chooses (it may be asked for both).
     ///
-    /// With `sketch`, a quick drawing of nearly the final shape for a direction (or `nil` where
-    /// there is none), the direction is chosen from the sketches where they are clear of every
-    /// threshold by `sketchMargin`, and only that direction is finished; a shape near a threshold
-    /// is decided on the full layouts, finished from the sketches, as without them.
+    /// With `sketch`, a quick drawing of nearly the final shape for a direction, the direction is
+    /// chosen from the sketches where they are clear of every threshold by `sketchMargin`, and only
+    /// that direction is finished; a shape near a threshold is decided on the full layouts, each
+    /// finished from its sketch. A direction with no sketch (`nil`) is laid out by `place`; a tree
+    /// with no sketch in rows is laid out as without sketches.
     public func layout<Failure: Error>(
         sketch: ((LayoutDirection) throws(Failure) -> LayoutSketch?)? = nil, _ place: (LayoutDirection) throws(Failure) -> Layout
     ) throws(Failure) -> Layout {
         guard self != .wide else { return try place(.topDown) }
         guard let sketch, let rows = try sketch(.topDown) else { return try decide(rows: place(.topDown)) { () throws(Failure) in try place(.leftRight) } }
         var columns: LayoutSketch?
-        let sketchedColumns = { () throws(Failure) -> Layout in
+        func sketchedColumns() throws(Failure) -> LayoutSketch {
+            if let columns { return columns }
             let sketched: LayoutSketch
             if let quick = try sketch(.leftRight) { sketched = quick } else { sketched = LayoutSketch(final: try place(.leftRight)) }
             columns = sketched
-            return sketched.layout
+            return sketched
         }
-        func finishedColumns() throws(Failure) -> Layout {
-            if let columns { return columns.finish() }
-            return try place(.leftRight)
-        }
-        switch try direction(rows: rows.layout, columns: sketchedColumns, margin: Self.sketchMargin) {
+        switch try direction(rows: rows.layout, columns: { () throws(Failure) in try sketchedColumns().layout }, margin: Self.sketchMargin) {
         case .topDown: return rows.finish()
-        case .leftRight: return try finishedColumns()
-        case nil: return try decide(rows: rows.finish(), columns: finishedColumns)
+        case .leftRight: return try sketchedColumns().finish()
+        case nil: return try decide(rows: rows.finish()) { () throws(Failure) in try sketchedColumns().finish() }
         }
     }
 

@@ -134,6 +134,20 @@ import FamilyTree
         let chosen = LayoutFit.auto.layout(sketch: sketches, full.place)
         #expect(finished == [.topDown, .leftRight] && full.asked.isEmpty)
         #expect(chosen == columns)
+        // A rows sketch near the strip threshold: columns are asked for only once the full rows
+        // are a strip, and then finished from their sketch too, not laid out from the start.
+        var nearStrip = rows
+        nearStrip.width = rows.height * LayoutFit.stripAspect * 1.1
+        var finishedNearStrip: [LayoutDirection] = []
+        let nearStripSketches = { (direction: LayoutDirection) in
+            LayoutSketch(direction == .topDown ? nearStrip : columns) {
+                finishedNearStrip.append(direction)
+                return direction == .topDown ? rows : columns
+            }
+        }
+        let nearStripFull = CountingPlacer(graph)
+        #expect(LayoutFit.auto.layout(sketch: nearStripSketches, nearStripFull.place) == columns)
+        #expect(finishedNearStrip == [.topDown, .leftRight] && nearStripFull.asked.isEmpty)
         // A sketch far from the full drawing (wider than tall, not a strip) stays in rows outright.
         let squareish = CountingPlacer(graph)
         var square = rows

@@ -8,9 +8,9 @@ import PostgresNIO
 import Testing
 import TestSupport
 
-/// The suites that make roles and install the schema while a client stalls, one after another:
-/// roles are shared by the whole cluster, so two such tests at once could keep each other waiting
-/// and blame the code under test (a dry run of 2026-11-26: both failed at the same moment).
+/// The suites whose tests stall an administrator's client, one test after another: each holds the
+/// other's waiting administrator to a time limit, and a dry run of 2026-11-26 saw both fail at the
+/// same moment (other suites still make roles meanwhile, as users of the cluster would).
 @Suite(.serialized, .threadsOfItsOwn, .requiresPostgreSQL)
 struct PostgresAdministration {}
 
@@ -69,7 +69,7 @@ extension PostgresAdministration {
                 try await PostgresAdmin.createUser(prefix + "_slow", password: "pw", adminURL: admin)
             }, another: { stall in
                 try await PostgresAdmin.createUser(prefix + "_fast\(stall)", password: "pw", adminURL: admin)
-            }, "another administrator waited more than 30 s while one stood still")
+            }, "another administrator waited more than 20 s while one stood still")
             #expect(stalls >= 3, "the client was stopped at each of its steps (\(stalls))")
         }
     }
@@ -96,7 +96,7 @@ extension PostgresAdministration {
                     _ = try await other.rows("SELECT pg_advisory_xact_lock(\(PostgresAdmin.administratorsLock))", logger: logger)
                 }
                 try await other.close()
-            }, "the administrators' lock was held more than 30 s while the installer stood still")
+            }, "the administrators' lock was held more than 20 s while the installer stood still")
             #expect(stalls >= 3, "the installer was stopped at each of its steps (\(stalls))")
             // Installed whole: a second installation finds it in place.
             try await PostgresAdmin.install(adminURL: fresh)
@@ -147,12 +147,13 @@ struct PostgresWatchdogTests {
 
 extension SteppedExecutor {
     /// Runs `slow` on a stepped executor that stops it before each of its steps, and at every stop
-    /// runs `another` (on the suite's own threads), which must finish within 30 s: what `slow` has
+    /// runs `another` (on the suite's own threads), which must finish within 20 s: what `slow` has
     /// sent by then must keep no one waiting. Returns how many stops there were.
     ///
-    /// A lock held by the stalled client would keep `another` waiting for ever, so any limit finds
-    /// it; a generous one keeps a busy machine from failing the test. When it fails, the message
-    /// lists what every session on the server is doing, to tell a lock from a slow machine.
+    /// A lock held by the stalled client would keep `another` waiting until its queries' own limit
+    /// (30 s), so any shorter limit finds it; a generous one keeps a busy machine from failing the
+    /// test. When it fails, the message lists what every session on the server is doing, to tell a
+    /// lock from a slow machine.
     static func atEachStep(
         of slow: @escaping @Sendable () async throws -> Void, another: @escaping @Sendable (Int) async throws -> Void,
         _ failure: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -163,6 +164,8 @@ extension SteppedExecutor {
             defer { slowDone.set() }
             try await slow()
         }
+        // However this ends, the stalled task is let go: it must not hold its transaction open.
+        defer { stepped.runFreely() }
         var stalls = 0
         while await stepped.waitForNextJob(orUntil: slowDone) {
             stalls += 1
@@ -174,7 +177,7 @@ extension SteppedExecutor {
                 defer { fastDone.set() }
                 try await another(stall)
             }
-            while !fastDone.isSet, ContinuousClock.now - started < .seconds(30) {
+            while !fastDone.isSet, ContinuousClock.now - started < .seconds(20) {
                 try await Task.sleep(for: .milliseconds(20))
             }
             let finished = fastDone.isSet
@@ -199,24 +202,31 @@ extension PostgresTestServer {
     /// it waits on and for whom, and the start of its query; or why that could not be read.
     static func activity() async -> String {
         let logger = Logger(label: "familytree.tests.activity")
+        let connection: PostgresConnection
         do {
-            let connection = try await PostgresConnection.connect(
+            connection = try await PostgresConnection.connect(
                 configuration: try PostgresURL(try adminURL()).configuration(), id: 11, logger: logger)
+        } catch {
+            return "  (not read: \(error))"
+        }
+        let listing: String
+        do {
             let rows = try await connection.rows("""
                 SELECT pid, coalesce(datname, ''), coalesce(state, ''), coalesce(wait_event_type || ':' || wait_event, ''),
-                       pg_blocking_pids(pid)::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
+                       pg_blocking_pids(pid)::text, left(regexp_replace(coalesce(query, ''), '\\s+', ' ', 'g'), 100)
                 FROM pg_stat_activity
                 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND (state IS DISTINCT FROM 'idle'
                       OR pid IN (SELECT unnest(pg_blocking_pids(waiting.pid)) FROM pg_stat_activity waiting))
                 """, logger: logger)
-            try? await connection.close()
-            return try rows.map { row in
+            listing = try rows.map { row in
                 let (pid, database, state, wait, blockers, query) = try row.decode((Int32, String, String, String, String, String).self)
                 return "  \(pid) \(database) \(state) waits \(wait.isEmpty ? "-" : wait) on \(blockers): \(query)"
             }.joined(separator: "\n")
         } catch {
-            return "  (not read: \(error))"
+            listing = "  (not read: \(error))"
         }
+        try? await connection.close()
+        return listing
     }
 }
 

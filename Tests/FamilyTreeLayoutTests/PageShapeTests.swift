@@ -122,32 +122,29 @@ import FamilyTree
         sketchedColumns.height = columns.width * LayoutFit.aspect(rows) / 2.2
         let ratio = LayoutFit.aspect(rows) / (2 * LayoutFit.aspect(sketchedColumns))
         try #require(ratio >= 1 && ratio < margin)
-        // Each sketch finishes into its full layout.
-        var finished: [LayoutDirection] = []
-        let sketches = { (direction: LayoutDirection) in
-            LayoutSketch(direction == .topDown ? rows : sketchedColumns) {
-                finished.append(direction)
-                return direction == .topDown ? rows : columns
+        // Sketches that finish into the full layouts: which were finished, which laid out anew.
+        func chooseFromSketches(rows sketchedRows: Layout, columns sketchedColumns: Layout) -> (Layout, finished: [LayoutDirection], asked: [LayoutDirection]) {
+            var finished: [LayoutDirection] = []
+            let sketches = { (direction: LayoutDirection) in
+                LayoutSketch(direction == .topDown ? sketchedRows : sketchedColumns) {
+                    finished.append(direction)
+                    return direction == .topDown ? rows : columns
+                }
             }
+            let full = CountingPlacer(graph)
+            let chosen = LayoutFit.auto.layout(sketch: sketches, full.place)
+            return (chosen, finished, full.asked)
         }
-        let full = CountingPlacer(graph)
-        let chosen = LayoutFit.auto.layout(sketch: sketches, full.place)
-        #expect(finished == [.topDown, .leftRight] && full.asked.isEmpty)
-        #expect(chosen == columns)
+        let nearRatio = chooseFromSketches(rows: rows, columns: sketchedColumns)
+        #expect(nearRatio.0 == columns)
+        #expect(nearRatio.finished == [.topDown, .leftRight] && nearRatio.asked.isEmpty)
         // A rows sketch near the strip threshold: columns are asked for only once the full rows
         // are a strip, and then finished from their sketch too, not laid out from the start.
         var nearStrip = rows
         nearStrip.width = rows.height * LayoutFit.stripAspect * 1.1
-        var finishedNearStrip: [LayoutDirection] = []
-        let nearStripSketches = { (direction: LayoutDirection) in
-            LayoutSketch(direction == .topDown ? nearStrip : columns) {
-                finishedNearStrip.append(direction)
-                return direction == .topDown ? rows : columns
-            }
-        }
-        let nearStripFull = CountingPlacer(graph)
-        #expect(LayoutFit.auto.layout(sketch: nearStripSketches, nearStripFull.place) == columns)
-        #expect(finishedNearStrip == [.topDown, .leftRight] && nearStripFull.asked.isEmpty)
+        let nearStripChoice = chooseFromSketches(rows: nearStrip, columns: columns)
+        #expect(nearStripChoice.0 == columns)
+        #expect(nearStripChoice.finished == [.topDown, .leftRight] && nearStripChoice.asked.isEmpty)
         // A sketch far from the full drawing (wider than tall, not a strip) stays in rows outright.
         let squareish = CountingPlacer(graph)
         var square = rows

@@ -276,7 +276,7 @@ public struct Chart: Sendable {
         let (graph, labeler) = (prepared.graph, prepared.labeler)
         // A quick sketch of each direction's shape, where the engine has one, saves laying the
         // tree out in full twice; the chosen one is finished from its sketch.
-        let sketch = engine.sketch.map { sketch in { (fitted: LayoutDirection) in sketch(graph, labeler, fitted) } }
+        let sketch = engine.sketch.map { sketch in { (fitted: LayoutDirection) in sketch(graph, labeler, direction ?? fitted) } }
         return try fit.layout(sketch: sketch) { fitted in
             try engine.layoutEngine(labeler, direction ?? fitted).place(graph)
         }

@@ -47,7 +47,6 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // The HTTP sync API's typed client and server, generated from Sources/FamilyTreeAPI/openapi.yaml.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         // The server (trait Server).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -67,8 +66,13 @@ let package = Package(
         .target(name: "FamilyTreeFiles", dependencies: [
             "FamilyTree", "FamilyTreeGEDCOM", "FamilyTreeContacts", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        // A tree kept in step with a CardDAV address book (Foundation's URLSession and XMLParser).
-        .target(name: "FamilyTreeCardDAV", dependencies: ["FamilyTree", "FamilyTreeContacts"]),
+        // libcurl, loaded by the first request instead of linked: a run that never talks to a
+        // server never maps it and the thirty libraries it needs (URLSession on Linux links them).
+        .target(name: "CLibcurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // HTTP requests for the commands that talk to servers (CardDAV, a familytree server).
+        .target(name: "FamilyTreeHTTP", dependencies: ["CLibcurl"]),
+        // A tree kept in step with a CardDAV address book (HTTP through FamilyTreeHTTP, a streaming XML parser).
+        .target(name: "FamilyTreeCardDAV", dependencies: ["FamilyTree", "FamilyTreeContacts", "FamilyTreeHTTP"]),
         .target(name: "FamilyTreeSync", dependencies: ["FamilyTree", .product(name: "GRDB", package: "GRDB.swift")]),
         // The HTTP sync API: types and client generated from openapi.yaml (scripts/generate-openapi).
         .target(
@@ -80,9 +84,8 @@ let package = Package(
         .target(
             name: "FamilyTreeRemote",
             dependencies: [
-                "FamilyTreeSync", "FamilyTreeAPI",
+                "FamilyTreeSync", "FamilyTreeAPI", "FamilyTreeHTTP",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ]
         ),
         // `familytree serve`. Its sources are wrapped in `#if Server`, like FamilyTreeGraphviz's.
@@ -187,6 +190,7 @@ let package = Package(
             .target(name: "FamilyTreePostgres", condition: .when(traits: ["PostgreSQL"])),
         ]),
         .testTarget(name: "FamilyTreeCardDAVTests", dependencies: ["FamilyTreeCardDAV"]),
+        .testTarget(name: "FamilyTreeHTTPTests", dependencies: ["FamilyTreeHTTP", "TestSupport"]),
         .testTarget(name: "FamilyTreePDFTests", dependencies: ["FamilyTreePDF", "TestSupport"]),
         .testTarget(name: "FamilyTreeFilesTests", dependencies: ["FamilyTreeFiles", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),

@@ -1,8 +1,6 @@
 import FamilyTree
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import FamilyTreeHTTP
 
 /// A user name and password for a CardDAV server (sent as HTTP Basic authentication).
 public struct CardDAVCredentials: Sendable {
@@ -59,20 +57,15 @@ struct CardDAVClient: Sendable {
     let timeout: Double
     /// The most bytes one answer may have; a larger one is refused as it arrives.
     let maximumAnswerBytes: Int
-    private let session: URLSession
-    private let challenges: SessionDelegate
+    private let client: HTTPClient
 
     /// A client; `url` must be `https:`, or `http:` to this machine unless `allowHTTP`.
     init(credentials: CardDAVCredentials, timeout: Double, maximumAnswerBytes: Int = 512 << 20) {
         self.credentials = credentials
         self.timeout = timeout
         self.maximumAnswerBytes = maximumAnswerBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        challenges = SessionDelegate()
-        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+        // An overall limit besides the idle one: a server that trickles bytes ends in a timeout.
+        client = HTTPClient(timeouts: .init(connect: timeout, idle: timeout, total: timeout * 2 + 5))
     }
 
     /// `text` as an http(s) URL, refusing plain http to anything but this machine unless allowed.
@@ -249,8 +242,7 @@ struct CardDAVClient: Sendable {
     }
 
     static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
-        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
-        return one.scheme?.lowercased() == other.scheme?.lowercased() && one.host?.lowercased() == other.host?.lowercased() && port(one) == port(other)
+        HTTPClient.sameOrigin(one, other)
     }
 
     private func multistatus(_ method: String, _ url: URL, depth: String, body: String) async throws(CardDAVError) -> Multistatus {
@@ -265,34 +257,26 @@ struct CardDAVClient: Sendable {
 
     /// One request and its answer, its body kept or read as `answer` says.
     private func send(_ method: String, _ url: URL, body: Data?, headers: [String: String], answer: AnswerBody = .kept) async throws(CardDAVError) -> Answer {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.httpBody = body
         let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
-        request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let request = HTTPClient.Request(
+            method: method, url: url, headerFields: [("Authorization", "Basic \(token)")] + headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            body: body)
         do {
-            // An overall deadline besides URLSession's idle timeout: a server that trickles bytes, or
-            // an answer URLSession never delivers, ends in a timeout error instead of a wait forever.
+            // The deadline holds even if an answer never comes to an end the transfer notices.
             let exchange = HTTPExchange(url: url, body: answer, limit: maximumAnswerBytes)
-            return try await Deadline.run(seconds: timeout * 2 + 5) { [session, request, challenges] in
-                try await exchange.run(request, on: session, delegate: challenges)
+            return try await Deadline.run(seconds: timeout * 2 + 10) { [client] in
+                try await exchange.run(request, with: client)
             }
         } catch let error as CardDAVError {
             throw error
         } catch is Deadline.Exceeded {
             throw .timeout(url: url.absoluteString, seconds: timeout)
-        } catch let error as URLError {
-            if error.code == .cancelled, challenges.refused(url) { throw .unauthorized(user: credentials.user, url: url.absoluteString) }
-            switch error.code {
+        } catch let error as HTTPClient.Failure {
+            switch error {
             case .timedOut: throw .timeout(url: url.absoluteString, seconds: timeout)
-            case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .dnsLookupFailed, .notConnectedToInternet:
-                throw .transport(url: url.absoluteString, reason: "cannot connect to \(url.host ?? "the server") (\(error.localizedDescription))")
-            case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
-                 .serverCertificateNotYetValid, .secureConnectionFailed:
-                throw .transport(url: url.absoluteString, reason: "the TLS connection failed: \(error.localizedDescription)")
-            default:
-                throw .transport(url: url.absoluteString, reason: error.localizedDescription)
+            case .cannotConnect(let reason): throw .transport(url: url.absoluteString, reason: "cannot connect to \(url.host ?? "the server") (\(reason))")
+            case .insecure(let reason): throw .transport(url: url.absoluteString, reason: "the TLS connection failed: \(reason)")
+            default: throw .transport(url: url.absoluteString, reason: error.description)
             }
         } catch {
             throw .transport(url: url.absoluteString, reason: "\(error)")

@@ -2,11 +2,8 @@ import FamilyTreeAPI
 import FamilyTreeSync
 import Foundation
 import HTTPTypes
+import FamilyTreeHTTP
 import OpenAPIRuntime
-import OpenAPIURLSession
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The trees on a familytree server (`familytree serve`), reached with a personal access token:
 /// a `SharedTreeStore` like the embedded and PostgreSQL ones, so every sync command works on it.
@@ -29,11 +26,8 @@ public struct ServerDocumentStore: SharedTreeStore {
 
     /// The typed client of the API at `address`, sending `token` (if any) with every request.
     public static func client(_ address: ServerAddress, token: String?) -> Client {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 120
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        let transport = URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+        // No cookies are kept: the token is the only credential.
+        let transport = HTTPClientTransport(client: HTTPClient(timeouts: .init(connect: 30, idle: 120)), limit: 1 << 30)
         return Client(
             serverURL: address.apiURL, configuration: .init(jsonEncodingOptions: []), transport: transport,
             middlewares: token.map { [BearerToken(token: $0)] } ?? [])
@@ -203,7 +197,7 @@ public struct ServerDocumentStore: SharedTreeStore {
     }
 
     private static func words(_ error: any Error) -> String {
-        if let urlError = error as? URLError { return urlError.localizedDescription }
+        if let failure = error as? HTTPClient.Failure { return failure.description }
         return "\(error)"
     }
 }

@@ -1,0 +1,163 @@
+import FamilyTreeHTTP
+import Foundation
+import Testing
+import TestSupport
+
+/// The client against a real HTTP server (`Tests/HTTP/test_server.py`) on this machine.
+@Suite(.serialized) struct HTTPClientTests {
+    let server: TestServer
+    let client = HTTPClient(timeouts: .init(connect: 5, idle: 5, total: 20))
+
+    init() throws {
+        server = try TestServer()
+    }
+
+    private func echo(_ request: HTTPClient.Request) async throws -> (HTTPClient.Head, [String: Any]) {
+        let (head, data) = try await client.data(for: request)
+        return (head, try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
+    }
+
+    private func header(_ seen: [String: Any], _ name: String) -> String? {
+        (seen["headers"] as? [[String]])?.last { $0[0].lowercased() == name.lowercased() }?[1]
+    }
+
+    @Test func theMethodHeadersAndBodyArriveAsSent() async throws {
+        let body = Data("{\"name\": \"Zoë <script>\"}".utf8)
+        let (head, seen) = try await echo(.init(
+            method: "PROPFIND", url: server.url("/echo?x=1"), headerFields: [("Depth", "1"), ("Content-Type", "application/xml")], body: body))
+        #expect(head.status == 200)
+        #expect(head["x-echo"] == "yes" && head["Content-Type"] == "application/json")
+        #expect(seen["method"] as? String == "PROPFIND")
+        #expect(seen["path"] as? String == "/echo?x=1")
+        #expect(seen["body"] as? String == "{\"name\": \"Zoë <script>\"}")
+        #expect(header(seen, "Depth") == "1" && header(seen, "Content-Type") == "application/xml")
+        // libcurl's own additions are not made: no form type, no wait for "100 Continue".
+        #expect(header(seen, "Expect") == nil)
+    }
+
+    @Test func aBodyWithoutATypeGoesWithoutOne() async throws {
+        let (_, seen) = try await echo(.init(method: "PUT", url: server.url("/echo"), body: Data("text".utf8)))
+        #expect(header(seen, "Content-Type") == nil)
+        #expect(seen["body"] as? String == "text")
+        let (_, empty) = try await echo(.init(method: "POST", url: server.url("/echo"), body: Data()))
+        #expect(header(empty, "Content-Length") == "0" && empty["body"] as? String == "")
+    }
+
+    @Test func requestsOfOneClientShareAConnection() async throws {
+        let (_, first) = try await echo(.init(method: "GET", url: server.url("/echo")))
+        let (_, second) = try await echo(.init(method: "GET", url: server.url("/echo")))
+        #expect(first["port"] as? Int == second["port"] as? Int, "the second request came from a new connection")
+    }
+
+    @Test func aRedirectOnTheSameServerIsFollowed() async throws {
+        let target = server.url("/echo").absoluteString
+        let (kept, seen) = try await echo(.init(method: "PUT", url: server.url("/redirect/307?to=\(target)"), body: Data("card".utf8)))
+        #expect(kept.status == 200 && seen["method"] as? String == "PUT" && seen["body"] as? String == "card")
+        let (_, seeOther) = try await echo(.init(method: "POST", url: server.url("/redirect/303?to=/echo"), body: Data("form".utf8)))
+        #expect(seeOther["method"] as? String == "GET" && seeOther["body"] as? String == "")
+    }
+
+    @Test func aRedirectToAnotherServerIsNotFollowed() async throws {
+        // Another port is another server: the credentials in the request must not go there.
+        let (head, data) = try await client.data(for: .init(
+            method: "GET", url: server.url("/redirect/302?to=http://127.0.0.1:9/echo"), headerFields: [("Authorization", "Basic c2VjcmV0")]))
+        #expect(head.status == 302 && head["Location"] == "http://127.0.0.1:9/echo")
+        #expect(String(decoding: data, as: UTF8.self) == "moved")
+    }
+
+    @Test func aRedirectLoopEnds() async throws {
+        await #expect(throws: HTTPClient.Failure.tooManyRedirects(server.url("/loop").absoluteString)) {
+            try await client.data(for: .init(method: "GET", url: server.url("/loop")))
+        }
+    }
+
+    @Test func anEndlessAnswerIsRefusedAtTheLimit() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: HTTPClient.Failure.transport("the answer is longer than 1048576 bytes")) {
+            try await client.data(for: .init(method: "GET", url: server.url("/endless")), limit: 1 << 20)
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func aServerThatStopsAnsweringTimesOut() async throws {
+        let impatient = HTTPClient(timeouts: .init(connect: 5, idle: 1, total: 3))
+        let started = ContinuousClock.now
+        do {
+            _ = try await impatient.data(for: .init(method: "GET", url: server.url("/hang")))
+            Issue.record("an answer that never came was returned")
+        } catch {
+            guard case .timedOut = error else { Issue.record("not a timeout: \(error)"); return }
+        }
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
+
+    @Test func aCancelledRequestStopsAtOnce() async throws {
+        let url = server.url("/hang")
+        let client = client
+        let task = Task { try await client.data(for: .init(method: "GET", url: url)) }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        task.cancel()
+        await #expect(throws: HTTPClient.Failure.cancelled) { try await task.value }
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
+    @Test func nothingListeningIsCannotConnect() async throws {
+        do {
+            _ = try await client.data(for: .init(method: "GET", url: URL(string: "http://127.0.0.1:9/")!))
+            Issue.record("port 9 answered")
+        } catch {
+            guard case .cannotConnect = error else { Issue.record("\(error)"); return }
+        }
+    }
+
+    @Test(arguments: ["a\r\nX-Injected: 1", "a\nb", "a\0b"])
+    func aFieldWithALineBreakIsNeverSent(value: String) async throws {
+        await #expect(throws: HTTPClient.Failure.self) {
+            try await client.data(for: .init(method: "GET", url: server.url("/echo"), headerFields: [("X-Name", value)]))
+        }
+        await #expect(throws: HTTPClient.Failure.self) {
+            try await client.data(for: .init(method: "GET\r\nX: 1", url: server.url("/echo")))
+        }
+    }
+
+    @Test func onlyHTTPIsSpoken() async throws {
+        do {
+            _ = try await client.data(for: .init(method: "GET", url: URL(string: "file:///etc/passwd")!))
+            Issue.record("a file was read")
+        } catch {
+            guard case .transport = error else { Issue.record("\(error)"); return }
+        }
+    }
+}
+
+/// `Tests/HTTP/test_server.py` on a port of its own, stopped with the test.
+final class TestServer: Sendable {
+    let port: Int
+    private let child: ChildProcess.Running
+    private let folder: ScratchFolder
+
+    init() throws {
+        folder = try ScratchFolder("http-server")
+        let output = folder.path("port.txt")
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/HTTP/test_server.py").path
+        child = try ChildProcess.start(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", script], standardOutput: output)
+        let deadline = Date().addingTimeInterval(30)
+        var line: Substring?
+        while line == nil, Date() < deadline, child.isRunning {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            line = text.firstIndex(of: "\n").map { text[..<$0] }
+            if line == nil { usleep(20_000) }
+        }
+        port = try #require(line.flatMap { Int($0) }, "the test server did not say its port")
+    }
+
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    deinit {
+        child.signal(SIGKILL)
+        _ = try? child.wait(timeLimit: 30)
+    }
+}

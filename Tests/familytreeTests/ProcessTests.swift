@@ -12,6 +12,15 @@ import TestSupport
         return try ChildProcess.run(ProcessTests.binary, arguments, input: input)
     }
 
+    /// libcurl is loaded by the first HTTP request, not linked: linked (as URLSession links it on
+    /// Linux), it and the thirty libraries it needs were mapped at every start, a third of a small
+    /// chart's time (docs/layout.md).
+    @Test func theCommandDoesNotLinkLibcurl() throws {
+        let dynamic = try ChildProcess.run("readelf", ["--dynamic", Self.binary.path])
+        #expect(dynamic.status == 0 && dynamic.stdout.contains("(NEEDED)"), "\(dynamic.stderr)")
+        #expect(!dynamic.stdout.contains("libcurl") && !dynamic.stdout.contains("FoundationNetworking"), "\(dynamic.stdout)")
+    }
+
     @Test func rendersFromStandardInputToStandardOutput() throws {
         let tree = try String(contentsOf: Scratch.packageRoot.appendingPathComponent("examples/family.json"), encoding: .utf8)
         let result = try run(["render", "-"], input: tree)

@@ -139,17 +139,8 @@ final class TestServer: Sendable {
 
     init() throws {
         folder = try ScratchFolder("http-server")
-        let output = folder.path("port.txt")
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/HTTP/test_server.py").path
-        child = try ChildProcess.start(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", script], standardOutput: output)
-        let deadline = Date().addingTimeInterval(30)
-        var line: Substring?
-        while line == nil, Date() < deadline, child.isRunning {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            line = text.firstIndex(of: "\n").map { text[..<$0] }
-            if line == nil { usleep(20_000) }
-        }
-        port = try #require(line.flatMap { Int($0) }, "the test server did not say its port")
+        (child, port) = try ChildProcess.startServer(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", script], output: folder.path("port.txt"))
     }
 
     func url(_ path: String) -> URL {

@@ -96,6 +96,33 @@ public enum ChildProcess {
         return child
     }
 
+    /// Starts a server that prints the port it listens on as the first line of its output
+    /// (written to `output`), and waits up to 30 s for that line.
+    public static func startServer(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], output: URL
+    ) throws -> (child: Running, port: Int) {
+        let child = try start(executable, arguments, environment: environment, standardOutput: output)
+        let deadline = Date().addingTimeInterval(30)
+        var line: Substring?
+        while line == nil, Date() < deadline, child.isRunning {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            line = text.firstIndex(of: "\n").map { text[..<$0] }
+            if line == nil { usleep(20_000) }
+        }
+        guard let port = line.flatMap({ Int($0) }) else {
+            child.signal(SIGKILL)
+            _ = try? child.wait(timeLimit: 30)
+            throw ServerDidNotStart(command: child.command)
+        }
+        return (child, port)
+    }
+
+    /// A server started by `startServer` that never said its port.
+    public struct ServerDidNotStart: Error, CustomStringConvertible {
+        public let command: [String]
+        public var description: String { "\(command.joined(separator: " ")) did not say its port within 30 s" }
+    }
+
     /// A child started by this process, waited for with `waitpid` (its own, never another's).
     public final class Running: @unchecked Sendable {
         public let pid: pid_t

@@ -334,19 +334,9 @@ struct MisbehavingServer {
     /// `requestLog`: a file the server appends each request line (and body) to.
     init(mode: String, requestLog: String? = nil) throws {
         folder = try ScratchFolder("misbehaving")
-        let output = folder.path("port.txt")
-        child = try ChildProcess.start(
+        (child, port) = try ChildProcess.startServer(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", Scratch.packageRoot.appendingPathComponent("Tests/CardDAV/misbehaving_server.py").path, mode],
-            environment: requestLog.map { ["REQUEST_LOG": $0] } ?? [:], standardOutput: output)
-        // Its first line is the port it listens on.
-        let deadline = Date().addingTimeInterval(30)
-        var line: Substring?
-        while line == nil, Date() < deadline, child.isRunning {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            line = text.firstIndex(of: "\n").map { text[..<$0] }
-            if line == nil { usleep(20_000) }
-        }
-        port = try #require(line.flatMap { Int($0) }, "the misbehaving server did not say its port")
+            environment: requestLog.map { ["REQUEST_LOG": $0] } ?? [:], output: folder.path("port.txt"))
     }
 
     func stop() {

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,7 +161,17 @@ int clibcurl_perform(void *handle, const clibcurl_request *request, long *status
     curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
     curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, progress);
     curl.easy_setopt(handle, OPT_XFERINFODATA, (void *)request);
+    // A connection the server cut mid-write raises SIGPIPE, which would end the program: blocked
+    // on this thread for the transfer (libcurl does not guard TLS writes when told not to use
+    // signals), and one raised meanwhile taken before the mask is restored.
+    sigset_t pipe_signal, previous;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
     int code = curl.easy_perform(handle);
+    struct timespec no_wait = {0, 0};
+    while (sigtimedwait(&pipe_signal, NULL, &no_wait) == SIGPIPE) {}
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
     curl.easy_getinfo(handle, INFO_RESPONSE_CODE, status);
     // The handle outlives this call; nothing of the request's may stay in it.
     curl.easy_setopt(handle, OPT_HTTPHEADER, (void *)NULL);

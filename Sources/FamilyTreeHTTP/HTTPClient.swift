@@ -143,7 +143,7 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    /// `Same-origin`: the same scheme, host and port.
+    /// Whether two addresses are on one server: the same scheme, host and port.
     package static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
         func port(_ url: URL) -> Int? {
             url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)

@@ -121,6 +121,24 @@ import TestSupport
         }
     }
 
+    /// A certificate no authority this machine trusts signed is refused: nothing is sent.
+    @Test func aServerWhoseCertificateIsNotTrustedIsRefused() async throws {
+        let folder = try ScratchFolder("tls")
+        let (certificate, key) = (folder.path("cert.pem").path, folder.path("key.pem").path)
+        let made = try ChildProcess.run("openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let server = try TestServer(tls: (certificate, key))
+        do {
+            _ = try await client.data(for: .init(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)/echo")!))
+            Issue.record("a self-signed certificate was accepted")
+        } catch {
+            guard case .insecure = error else { Issue.record("not refused for its certificate: \(error)"); return }
+        }
+    }
+
     @Test func onlyHTTPIsSpoken() async throws {
         do {
             _ = try await client.data(for: .init(method: "GET", url: URL(string: "file:///etc/passwd")!))
@@ -137,10 +155,12 @@ final class TestServer: Sendable {
     private let child: ChildProcess.Running
     private let folder: ScratchFolder
 
-    init() throws {
+    /// Over TLS with `tls`'s certificate and key (PEM files).
+    init(tls: (certificate: String, key: String)? = nil) throws {
         folder = try ScratchFolder("http-server")
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/HTTP/test_server.py").path
-        (child, port) = try ChildProcess.startServer(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", script], output: folder.path("port.txt"))
+        let arguments = ["python3", "-u", script] + (tls.map { [$0.certificate, $0.key] } ?? [])
+        (child, port) = try ChildProcess.startServer(URL(fileURLWithPath: "/usr/bin/env"), arguments, output: folder.path("port.txt"))
     }
 
     func url(_ path: String) -> URL {

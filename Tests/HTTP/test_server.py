@@ -1,4 +1,5 @@
-"""An HTTP/1.1 server for the HTTP client's tests, on a free port of 127.0.0.1 (printed first).
+"""An HTTP/1.1 server for the HTTP client's tests, on a free port of 127.0.0.1 (printed first);
+with a certificate and its key as arguments, over TLS.
 
 Each path is a behaviour:
   /echo                   200, a JSON of the method, path, headers, body and client port it got
@@ -9,6 +10,7 @@ Each path is a behaviour:
   /status/CODE            CODE with a short body
 """
 import json
+import ssl
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -75,5 +77,9 @@ class Handler(BaseHTTPRequestHandler):
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+if len(sys.argv) == 3:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[1], sys.argv[2])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -30,4 +30,30 @@ import TestSupport
         #expect(serve.status == 1)
         #expect(serve.stderr.contains("--traits Server") || serve.stderr.contains("/nonexistent-folder does not exist"), "\(serve.stderr)")
     }
+
+    /// A server whose certificate this machine does not trust: no password goes there, the sign-in
+    /// fails and says why, and nothing is written.
+    @Test func aServerWithAnUntrustedCertificateGetsNoPassword() throws {
+        let folder = try ScratchFolder("server-cli-tls")
+        let (certificate, key) = (folder.path("cert.pem").path, folder.path("key.pem").path)
+        let made = try ChildProcess.run("openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/HTTP/test_server.py").path
+        let (server, port) = try ChildProcess.startServer(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", script, certificate, key], output: folder.path("port.txt"))
+        defer {
+            server.signal(SIGKILL)
+            _ = try? server.wait(timeLimit: 30)
+        }
+        let home = folder.path("home").path
+        let login = try ChildProcess.run(
+            ProcessTests.binary, ["login", "https://127.0.0.1:\(port)", "--user", "alice"], input: "alice's password\n",
+            environment: ["FAMILYTREE_HOME": home])
+        #expect(login.status == 1)
+        #expect(login.stderr.contains("cannot reach https://127.0.0.1:\(port): the TLS connection failed"), "\(login.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/credentials.json"))
+    }
 }

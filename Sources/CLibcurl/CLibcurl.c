@@ -37,6 +37,7 @@ enum {
     OPT_CONNECTTIMEOUT_MS = 156, OPT_TIMEOUT_MS = 155, OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20,
     OPT_NOPROGRESS = 43, OPT_XFERINFOFUNCTION = 20219, OPT_XFERINFODATA = 10057, OPT_ERRORBUFFER = 10010,
     OPT_FOLLOWLOCATION = 52, OPT_PROTOCOLS = 181, OPT_ACCEPT_ENCODING = 10102, OPT_USERAGENT = 10018,
+    OPT_SUPPRESS_CONNECT_HEADERS = 265,
     INFO_RESPONSE_CODE = 0x200000 + 2, PROTO_HTTP = 1, PROTO_HTTPS = 2, GLOBAL_DEFAULT = 3,
 };
 
@@ -47,7 +48,9 @@ static void *symbol(void *library, const char *name, int *missing) {
 }
 
 static void load(void) {
-    static const char *const names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib"};
+    static const char *const names[] = {
+        "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib",
+    };
     void *library = NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names && !library; i++) library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     if (!library) {
@@ -79,6 +82,36 @@ static void load(void) {
     load_failure = NULL;
 }
 
+// A connection the peer cut raises SIGPIPE on the next write, which would end the program, and
+// libcurl does not guard TLS writes (nor the TLS goodbye when a handle is freed) when told to use
+// no signals. So SIGPIPE is blocked on this thread around each call into libcurl, and one raised
+// meanwhile taken before the mask is restored. (On Apple systems libcurl's sockets never raise it.)
+typedef struct { sigset_t previous; } pipe_guard;
+
+static void block_pipe_signal(pipe_guard *guard) {
+#ifdef __linux__
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &guard->previous);
+#else
+    (void)guard;
+#endif
+}
+
+static void restore_pipe_signal(pipe_guard *guard) {
+#ifdef __linux__
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    struct timespec no_wait = {0, 0};
+    while (sigtimedwait(&pipe_signal, NULL, &no_wait) == SIGPIPE) {}
+    pthread_sigmask(SIG_SETMASK, &guard->previous, NULL);
+#else
+    (void)guard;
+#endif
+}
+
 const char *clibcurl_load(void) {
     pthread_once(&load_once, load);
     return load_failure;
@@ -89,7 +122,11 @@ void *clibcurl_handle_new(void) {
 }
 
 void clibcurl_handle_free(void *handle) {
-    if (handle && !clibcurl_load()) curl.easy_cleanup(handle);
+    if (!handle || clibcurl_load()) return;
+    pipe_guard guard;
+    block_pipe_signal(&guard);
+    curl.easy_cleanup(handle);
+    restore_pipe_signal(&guard);
 }
 
 static size_t header_line(char *buffer, size_t size, size_t count, void *userdata) {
@@ -136,7 +173,10 @@ int clibcurl_perform(void *handle, const clibcurl_request *request, long *status
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(handle, OPT_USERAGENT, "familytree");
-    if (strcmp(request->method, "GET") == 0) {
+    // Through a proxy, its answer to CONNECT is not the server's.
+    curl.easy_setopt(handle, OPT_SUPPRESS_CONNECT_HEADERS, 1L);
+    // A body makes libcurl send POST unless the method is set, so any method but a bare GET is.
+    if (strcmp(request->method, "GET") == 0 && !request->body) {
         curl.easy_setopt(handle, OPT_HTTPGET, 1L);
     } else if (strcmp(request->method, "HEAD") == 0) {
         curl.easy_setopt(handle, OPT_NOBODY, 1L);
@@ -161,17 +201,10 @@ int clibcurl_perform(void *handle, const clibcurl_request *request, long *status
     curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
     curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, progress);
     curl.easy_setopt(handle, OPT_XFERINFODATA, (void *)request);
-    // A connection the server cut mid-write raises SIGPIPE, which would end the program: blocked
-    // on this thread for the transfer (libcurl does not guard TLS writes when told not to use
-    // signals), and one raised meanwhile taken before the mask is restored.
-    sigset_t pipe_signal, previous;
-    sigemptyset(&pipe_signal);
-    sigaddset(&pipe_signal, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+    pipe_guard guard;
+    block_pipe_signal(&guard);
     int code = curl.easy_perform(handle);
-    struct timespec no_wait = {0, 0};
-    while (sigtimedwait(&pipe_signal, NULL, &no_wait) == SIGPIPE) {}
-    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    restore_pipe_signal(&guard);
     curl.easy_getinfo(handle, INFO_RESPONSE_CODE, status);
     // The handle outlives this call; nothing of the request's may stay in it.
     curl.easy_setopt(handle, OPT_HTTPHEADER, (void *)NULL);

@@ -110,8 +110,13 @@ package final class HTTPClient: Sendable {
     /// Stopped by `receiver`, it throws `Failure.cancelled`.
     package func send(_ request: Request, to receiver: some Receiver) async throws(Failure) -> Head {
         // A line break in a field would end it and start another the caller never wrote.
-        for field in request.headerFields where (field.name + field.value).unicodeScalars.contains(where: { "\r\n\0".unicodeScalars.contains($0) }) {
-            throw .transport("the header field \(field.name.debugDescription) holds a line break")
+        for field in request.headerFields {
+            guard !field.name.isEmpty, field.name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
+                throw .transport("\(field.name.debugDescription) is not a header field's name")
+            }
+            guard !field.value.unicodeScalars.contains(where: { "\r\n\0".unicodeScalars.contains($0) }) else {
+                throw .transport("the header field \(field.name.debugDescription) holds a line break")
+            }
         }
         guard !request.method.isEmpty, request.method.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || $0 == "-" || $0 == "_" }) else {
             throw .transport("\(request.method.debugDescription) is not an HTTP method")
@@ -120,12 +125,16 @@ package final class HTTPClient: Sendable {
         for _ in 0...5 {
             let transfer = Transfer(receiver: receiver, following: request.url)
             try await perform(request, transfer)
-            guard let location = transfer.redirect else { return transfer.head ?? Head(status: 0, headerFields: []) }
+            guard let location = transfer.redirect else {
+                guard let head = transfer.head else { throw .transport("the server closed the connection without an answer") }
+                return head
+            }
             request.url = location.url
-            if location.status == 303 || (location.status == 301 || location.status == 302) && request.method == "POST" {
+            // "See other" is a GET (a HEAD stays one), and so, as browsers have it, is a moved POST.
+            if location.status == 303 && request.method != "HEAD" || (location.status == 301 || location.status == 302) && request.method == "POST" {
                 request.method = "GET"
                 request.body = nil
-                request.headerFields.removeAll { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }
+                request.headerFields.removeAll { $0.name.lowercased().hasPrefix("content-") }
             }
         }
         throw .tooManyRedirects(request.url.absoluteString)
@@ -134,7 +143,7 @@ package final class HTTPClient: Sendable {
     /// Sends `request` and returns its answer whole; an answer longer than `limit` bytes is
     /// refused as it arrives (`Failure.transport`).
     package func data(for request: Request, limit: Int = 512 << 20) async throws(Failure) -> (Head, Data) {
-        let collector = Collector(limit: limit)
+        let collector = Collector(limit: limit, expectsBody: request.method != "HEAD")
         do {
             let head = try await send(request, to: collector)
             return (head, collector.body)
@@ -150,6 +159,11 @@ package final class HTTPClient: Sendable {
         }
         return one.scheme?.lowercased() == other.scheme?.lowercased() && one.host?.lowercased() == other.host?.lowercased()
             && port(one) == port(other)
+    }
+
+    /// A character of an HTTP token (RFC 9110): a header field's name.
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
     }
 
     // MARK: The transfer
@@ -217,6 +231,12 @@ private final class Transfer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopRequested = false
     private var stoppedByReceiver = false
+    /// A redirect's body, nobody's, stopped once it passed `redirectBodyLimit`: the redirect is followed.
+    private var redirectBodyCut = false
+    private var redirectBodyBytes = 0
+    private let redirectBodyLimit = 65_536
+    /// Why the answer is not HTTP, when it is not.
+    private var malformed: String?
     private var status = 0
     private var fields: [(name: String, value: String)] = []
     private(set) var head: HTTPClient.Head?
@@ -233,7 +253,13 @@ private final class Transfer: @unchecked Sendable {
 
     /// Runs the request on this thread, to the end.
     func run(_ request: HTTPClient.Request, on handle: UnsafeMutableRawPointer, timeouts: HTTPClient.Timeouts) -> Result<Void, HTTPClient.Failure> {
-        var lines = request.headerFields.map { "\($0.name): \($0.value)" }
+        // Asked to stop before it started (a cancelled task): nothing is sent.
+        if stopRequestedNow { return .failure(.cancelled) }
+        // libcurl counts the body itself; a length or coding the caller gave could disagree with it
+        // (after a redirect that drops the body, say). "Name;" is libcurl's way to send an empty value.
+        var lines = request.headerFields
+            .filter { !["content-length", "transfer-encoding"].contains($0.name.lowercased()) }
+            .map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
         // libcurl's own additions, unless asked for: a form type for a body, and a wait for
         // "100 Continue" before a large one.
         if request.body != nil, !request.headerFields.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
@@ -269,7 +295,8 @@ private final class Transfer: @unchecked Sendable {
                 }
             }
         }
-        if Int(code) == CLIBCURL_OK { return .success(()) }
+        if Int(code) == CLIBCURL_OK || lock.withLock({ redirectBodyCut }) { return .success(()) }
+        if let malformed { return .failure(.transport(malformed)) }
         if lock.withLock({ stopRequested || stoppedByReceiver }) { return .failure(.cancelled) }
         let text = words.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let reason = text.isEmpty ? String(cString: clibcurl_strerror(code)) : text
@@ -292,9 +319,13 @@ private final class Transfer: @unchecked Sendable {
         let text = String(decoding: UnsafeRawBufferPointer(start: line, count: length), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("HTTP/") {
-            // A new status line (after "100 Continue", or a proxy's answer to CONNECT) starts again.
-            let parts = text.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            // A new status line (after "100 Continue") starts again. Its code is three digits.
+            let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard parts.count > 1, parts[1].count == 3, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let code = Int(parts[1]), code >= 100 else {
+                malformed = "the answer's status line is not HTTP: \(text.prefix(80).debugDescription)"
+                return false
+            }
+            status = code
             fields = []
             return true
         }
@@ -316,8 +347,13 @@ private final class Transfer: @unchecked Sendable {
     }
 
     private func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        // A redirect's own body is nobody's.
-        guard redirect == nil else { return true }
+        // A redirect's own body is nobody's: read a little, then left for the address it gives.
+        guard redirect == nil else {
+            redirectBodyBytes += bytes.count
+            guard redirectBodyBytes > redirectBodyLimit else { return true }
+            lock.withLock { redirectBodyCut = true }
+            return false
+        }
         if head == nil {
             // A body with no blank line seen (HTTP/0.9 or a broken server): the head as it stands.
             let head = HTTPClient.Head(status: status, headerFields: fields)
@@ -336,15 +372,18 @@ private final class Transfer: @unchecked Sendable {
 /// Keeps a whole answer up to a limit.
 private final class Collector: HTTPClient.Receiver, @unchecked Sendable {
     let limit: Int
+    /// False for a HEAD request, whose answer's length is that of a body never sent.
+    let expectsBody: Bool
     var body = Data()
     var tooLarge = false
 
-    init(limit: Int) {
+    init(limit: Int, expectsBody: Bool) {
         self.limit = limit
+        self.expectsBody = expectsBody
     }
 
     func received(_ head: HTTPClient.Head) -> Bool {
-        if let length = head["Content-Length"].flatMap(Int.init), length > limit {
+        if expectsBody, let length = head["Content-Length"].flatMap(Int.init), length > limit {
             tooLarge = true
             return false
         }

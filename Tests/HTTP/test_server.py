@@ -7,7 +7,10 @@ Each path is a behaviour:
   /loop                   307 to itself
   /endless                200 with no length, bytes until the client stops reading
   /hang                   the head, then nothing
-  /status/CODE            CODE with a short body
+  /status/CODE            CODE with a short body (none for 204 and 304)
+  /redirect-endless       307 to /echo with a body that never ends
+  /bad-status             a status line whose code is two digits
+  /count                  how many requests this server has had, this one included
 """
 import json
 import ssl
@@ -15,6 +18,9 @@ import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+
+requests = 0
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -27,12 +33,15 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
+        if status not in (204, 304):
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and status not in (204, 304):
             self.wfile.write(body)
 
     def handle_any(self):
+        global requests
+        requests += 1
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         url = urlsplit(self.path)
@@ -50,6 +59,22 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(code, b"moved", [("Location", parse_qs(url.query)["to"][0])])
         elif url.path == "/loop":
             self.answer(307, b"again", [("Location", "/loop")])
+        elif url.path == "/count":
+            self.answer(200, str(requests).encode())
+        elif url.path == "/bad-status":
+            self.wfile.write(b"HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n")
+            self.close_connection = True
+        elif url.path == "/redirect-endless":
+            self.send_response(307)
+            self.send_header("Location", "/echo")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            try:
+                while True:
+                    self.wfile.write(b"y" * 65536)
+            except OSError:
+                pass
+            self.close_connection = True
         elif url.path == "/endless":
             self.send_response(200)
             self.send_header("Connection", "close")

@@ -183,12 +183,7 @@ import TestSupport
     /// A certificate no authority this machine trusts signed is refused: nothing is sent.
     @Test func aServerWhoseCertificateIsNotTrustedIsRefused() async throws {
         let folder = try ScratchFolder("tls")
-        let (certificate, key) = (folder.path("cert.pem").path, folder.path("key.pem").path)
-        let made = try ChildProcess.run("openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ])
-        #expect(made.status == 0, "\(made.stderr)")
+        let (certificate, key) = try folder.selfSignedCertificate()
         let server = try TestServer(tls: (certificate, key))
         do {
             _ = try await client.data(for: .init(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)/echo")!))

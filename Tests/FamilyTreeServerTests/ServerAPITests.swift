@@ -401,12 +401,7 @@ func memberWrite(_ id: String, name: String, base: Int64 = 0, deleted: Bool = fa
         ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) } } })
     func servesHTTPSWithItsCertificateAndMarksCookiesSecure() async throws {
         let folder = try ScratchFolder("tls")
-        let (certificate, key) = (folder.path("cert.pem").path, folder.path("key.pem").path)
-        let made = try ChildProcess.run("openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ])
-        try #require(made.status == 0, "\(made.stderr)")
+        let (certificate, key) = try folder.selfSignedCertificate()
         var settings = RunningServer.quickSettings
         settings.tlsCertificatePath = certificate
         settings.tlsKeyPath = key

@@ -35,12 +35,7 @@ import TestSupport
     /// fails and says why, and nothing is written.
     @Test func aServerWithAnUntrustedCertificateGetsNoPassword() throws {
         let folder = try ScratchFolder("server-cli-tls")
-        let (certificate, key) = (folder.path("cert.pem").path, folder.path("key.pem").path)
-        let made = try ChildProcess.run("openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ])
-        #expect(made.status == 0, "\(made.stderr)")
+        let (certificate, key) = try folder.selfSignedCertificate()
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/HTTP/test_server.py").path
         let (server, port) = try ChildProcess.startServer(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", script, certificate, key], output: folder.path("port.txt"))

@@ -3,8 +3,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The client against a real HTTP server (`Tests/HTTP/test_server.py`) on this machine.
-@Suite(.serialized) struct HTTPClientTests {
+/// The client against a real HTTP server (`Tests/HTTP/test_server.py`) on this machine. Threads
+/// of its own: some tests time how soon a request ends, which a cooperative pool held by other
+/// tests' child processes would stretch.
+@Suite(.serialized, .threadsOfItsOwn) struct HTTPClientTests {
     let server: TestServer
     let client = HTTPClient(timeouts: .init(connect: 5, idle: 5, total: 20))
 

@@ -55,9 +55,17 @@ public struct SyncDevice: Sendable {
         }
     }
 
-    /// This device's state for `user` on `tree` in the store at `storeURL`, with the lock that keeps
-    /// syncs of that user and tree one at a time (held until the lock is released or the process ends).
-    public func openState(user: String, tree: String, storeURL: String) throws(SyncError) -> (LocalSyncState, SyncLock) {
+    /// This device's state for `user` on `tree` in the store at `storeURL` as `file` last saw it,
+    /// with the lock that keeps syncs of that user and tree one at a time (held until the lock is
+    /// released or the process ends). Without a file, one state for the tree (an app that keeps
+    /// the tree in one place).
+    ///
+    /// Each file has a state of its own: what the device last saw is the base of the next merge,
+    /// and two files of one tree sharing one would take each other's additions for deletions. A
+    /// state kept for the tree before states were kept per file becomes the file's, when no other
+    /// file on this device belongs to the tree; otherwise the file starts afresh (its next pull
+    /// takes in everything and deletes nothing).
+    public func openState(user: String, tree: String, storeURL: String, file: String? = nil) throws(SyncError) -> (LocalSyncState, SyncLock) {
         guard !user.isEmpty, !tree.isEmpty else { throw .missingUser }
         try makeFolder()
         // One state per user, tree and store: `@` never appears in a name, which spells it %40.
@@ -65,13 +73,58 @@ public struct SyncDevice: Sendable {
         let base = "\(directory)/\(try Self.fileName(forUser: user))\(treePart)-\(StableHash.fnv1a64(Self.withoutPassword(storeURL)))"
         try Self.createPrivateFile(base + ".lock")
         let lock = try SyncLock(path: base + ".lock")
-        try Self.createPrivateFile(base + ".sqlite")
-        return (try LocalSyncState(path: base + ".sqlite"), lock)
+        guard let file else {
+            try Self.createPrivateFile(base + ".sqlite")
+            return (try LocalSyncState(path: base + ".sqlite"), lock)
+        }
+        let path = Self.canonicalPath(file)
+        let statePath = "\(base)-file-\(StableHash.fnv1a64(path)).sqlite"
+        if !FileManager.default.fileExists(atPath: statePath) {
+            let treeState = base + ".sqlite"
+            let target = FileLink(store: Self.withoutPassword(storeURL), tree: tree, user: user)
+            if FileManager.default.fileExists(atPath: treeState), try link(of: file) == target,
+               try files(linkedTo: target).allSatisfy({ $0 == path || !FileManager.default.fileExists(atPath: $0) }) {
+                try Self.copyDatabase(treeState, to: statePath)
+            }
+            try Self.createPrivateFile(statePath)
+        }
+        return (try LocalSyncState(path: statePath), lock)
+    }
+
+    /// The files on this device that belong to `link`'s tree (absolute paths; some may be gone).
+    public func files(linkedTo link: FileLink) throws(SyncError) -> [String] {
+        try withLinks { db in
+            try String.fetchAll(db, sql: "SELECT path FROM file_links WHERE store = ? AND tree = ? AND user = ? ORDER BY path", arguments: [link.store, link.tree, link.user])
+        }
+    }
+
+    /// A copy of the SQLite database at `source` (its write-ahead log included) at `destination`,
+    /// made beside it and renamed into place: never a half-copied state.
+    private static func copyDatabase(_ source: String, to destination: String) throws(SyncError) {
+        let partial = destination + ".partial"
+        unlink(partial)
+        do {
+            try createPrivateFile(partial)
+            let from = try DatabaseQueue(path: source)
+            let to = try DatabaseQueue(path: partial)
+            try from.backup(to: to)
+            try to.close()
+            try from.close()
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            unlink(partial)
+            throw .store("cannot copy the sync state \(source): \(error)")
+        }
+        guard rename(partial, destination) == 0 else {
+            throw .store("cannot put the sync state in place at \(destination): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Runs `body` with a session of `user` on `tree` in `store` (whose address is `storeURL`), this
     /// device's state for them held under its lock for exactly as long: released however `body`
     /// ends. A second sync of the same user and tree on this device fails at once with `.busy`.
+    /// `file`: the tree file the sync is of, whose own state it uses (see `openState`).
     ///
     /// ```swift
     /// let report = try await SyncDevice(directory: folder).withSession(user: "alice", tree: "alice", store: store, storeURL: url) { session in
@@ -79,11 +132,11 @@ public struct SyncDevice: Sendable {
     /// }
     /// ```
     public func withSession<Result>(
-        user: String, tree: String, store: any DocumentStore, storeURL: String,
+        user: String, tree: String, store: any DocumentStore, storeURL: String, file: String? = nil,
         configure: (inout SyncSession) -> Void = { _ in },
         _ body: (SyncSession) async throws -> Result
     ) async throws -> Result {
-        let (state, lock) = try openState(user: user, tree: tree, storeURL: storeURL)
+        let (state, lock) = try openState(user: user, tree: tree, storeURL: storeURL, file: file)
         defer { withExtendedLifetime(lock) {} }
         var session = try SyncSession(store: store, state: state, user: user, tree: tree)
         configure(&session)

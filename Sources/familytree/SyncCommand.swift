@@ -128,7 +128,7 @@ struct SyncOptions: ParsableArguments {
             if let owner, owner != user { throw ValidationError("--new-tree makes a tree of --user's own; it cannot go with --tree \(owner)") }
             tree = user
         }
-        return SyncTarget(user: user, tree: tree, storeURL: storeURL, isDefaultStore: isDefault, link: link)
+        return SyncTarget(user: user, tree: tree, storeURL: storeURL, isDefaultStore: isDefault, link: link, file: file)
     }
 }
 
@@ -140,6 +140,9 @@ struct SyncTarget {
     var isDefaultStore: Bool
     /// What the file was linked to before, if anything.
     var link: SyncDevice.FileLink?
+    /// The tree file synced: its own state is the base of the merge (nil: the only file of the
+    /// tree on this device, or the tree's state when there is none).
+    var file: String?
 
     /// The link a sync through this target leaves on the file.
     var fileLink: SyncDevice.FileLink { SyncDevice.FileLink(store: SyncDevice.withoutPassword(storeURL), tree: tree, user: user) }
@@ -147,8 +150,20 @@ struct SyncTarget {
     /// Runs `body` with a session of this target, syncs of its user and tree on this device held
     /// one at a time for exactly as long (a second fails at once rather than wait).
     func withSession<Result>(_ body: (SyncSession) async throws -> Result) async throws -> Result {
+        let file = try self.file ?? onlyFile()
         let store = try await SyncOptions.openStore(storeURL, isDefault: isDefaultStore)
-        return try await SyncOptions.device.withSession(user: user, tree: tree, store: store, storeURL: storeURL, configure: { $0.progress = ProgressLine.callback() }, body)
+        return try await SyncOptions.device.withSession(
+            user: user, tree: tree, store: store, storeURL: storeURL, file: file, configure: { $0.progress = ProgressLine.callback() }, body)
+    }
+
+    /// The one file on this device that belongs to this tree, for a command that names none
+    /// (`sync status`, `sync conflicts`); several are refused, since each has its own state.
+    private func onlyFile() throws -> String? {
+        let files = try SyncOptions.device.files(linkedTo: fileLink).filter { FileManager.default.fileExists(atPath: $0) }
+        guard files.count <= 1 else {
+            throw CLIError.refused("\(tree)'s tree is synced into \(files.count) files on this device (\(files.joined(separator: ", "))): name the one you mean")
+        }
+        return files.first
     }
 }
 

@@ -24,6 +24,32 @@ import TestSupport
         try ChildProcess.start(ProcessTests.binary, ["sync", "push", tree, "--user", "alice", "--store", store, "--new-tree"], environment: ["FAMILYTREE_HOME": home])
     }
 
+    /// Two files of one tree on one device: a person added in one and pushed comes into the other
+    /// with its pull, which then has nothing to push (each file's own state is its merge's base; a
+    /// shared one took the person for deleted there, and its push deleted her from the tree).
+    @Test func twoFilesOfOneTreeOnOneDeviceKeepEachOthersAdditions() throws {
+        let store = "sqlite:\(scratch.path("store.sqlite").path)"
+        let (tree, copy) = (scratch.path("family.json").path, scratch.path("copy.json").path)
+        try FileManager.default.copyItem(atPath: Scratch.packageRoot.appendingPathComponent("examples/family.json").path, toPath: tree)
+        #expect(try sync(["push", tree, "--user", "alice", "--store", store, "--new-tree"]).status == 0)
+        #expect(try sync(["pull", "-o", copy, "--user", "alice", "--store", store]).status == 0)
+        let add = try ChildProcess.run(ProcessTests.binary, ["add", "Lena Carter", "--born", "2026-11-20", "--tree", copy])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try sync(["push", copy]).status == 0)
+
+        let pull = try sync(["pull", "-o", tree])
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try scratch.read("family.json").contains("\"Lena\""), "the addition came in")
+        let status = try sync(["status", tree])
+        #expect(status.stdout.contains("to push: 0 changed, 0 deleted"), "\(status.stdout)")
+        #expect(try sync(["push", tree]).status == 0)
+        #expect(try sync(["pull", "-o", copy]).status == 0)
+        #expect(try scratch.read("copy.json").contains("\"Lena\""), "she is still in the tree")
+        // Without a file, a command that needs one state asks which.
+        let unnamed = try sync(["status", "--user", "alice", "--store", store])
+        #expect(unnamed.status == 1 && unnamed.stderr.contains("synced into 2 files on this device"), "\(unnamed.stderr)")
+    }
+
     @Test func aPushKilledMidwayResumesToExactlyTheLocalDocuments() async throws {
         let tree = scratch.path("big.json").path
         #expect(await scratch.run("generate", "--members", "100000", "--seed", "5", "-o", tree) == 0)

@@ -155,9 +155,9 @@ import TestSupport
         let stored = try awaitSync { try await reader.pull(user: "alice", tree: "alice", after: 0, limit: 1_000_000) }
         #expect(stored.count > 0 && stored.count < local.count, "\(stored.count) of \(local.count)")
         let device = SyncDevice(directory: scratch.path("home-alice/sync").path)
-        // The device's state, read and let go (its lock too) before the push resumes.
+        // The file's state on the device, read and let go (its lock too) before the push resumes.
         let bases = try {
-            let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: server.address)
+            let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: server.address, file: tree)
             defer { withExtendedLifetime(lock) {} }
             return try awaitSync { try await state.bases() }
         }()

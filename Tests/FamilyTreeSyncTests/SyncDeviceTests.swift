@@ -27,61 +27,57 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
+    static let store = "sqlite:/nowhere/store.sqlite"
+
+    /// A folder for tree files, and `names` in it.
+    static func files(_ names: String...) throws -> [String] {
+        let folder = Scratch.temporaryPath("files")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return names.map { folder + "/" + $0 }
+    }
+
+    /// Records that alice's tree was pulled up to change `sequence`, one document in it, in the
+    /// state of `file` (or, without one, of the whole tree, as before states were kept per file).
+    static func recordPull(on device: SyncDevice, file: String?, upTo sequence: Int64) async throws {
+        let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: store, file: file)
+        try await state.recordPage([StoredDocument(key: DocumentKey(.familyTree, "lena"), body: "{}", version: 1, isDeleted: false, sequence: sequence)])
+        withExtendedLifetime(lock) {}
+    }
+
+    /// The pull checkpoint and number of documents in the state of `file`.
+    static func stateOf(_ file: String, on device: SyncDevice) async throws -> (checkpoint: Int64, documents: Int) {
+        let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: store, file: file)
+        defer { withExtendedLifetime(lock) {} }
+        return (try await state.checkpoint(), try await state.bases().count)
+    }
+
     /// Two files of one tree on one device each have their own state: the base of one file's
     /// merge is never what the other last saw (which took the other's additions for deletions).
     @Test func eachFileOfATreeHasItsOwnState() async throws {
         let device = SyncDevice(directory: Scratch.temporaryPath("sync"))
-        let store = "sqlite:/nowhere/store.sqlite"
-        let folder = Scratch.temporaryPath("files")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let (first, second) = (folder + "/tree.json", folder + "/copy.json")
-        let page = [StoredDocument(key: DocumentKey(.familyTree, "lena"), body: "{}", version: 1, isDeleted: false, sequence: 7)]
-        do {
-            let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: store, file: first)
-            try await state.recordPage(page)
-            withExtendedLifetime(lock) {}
-        }
-        let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: store, file: second)
-        #expect(try await state.checkpoint() == 0)
-        #expect(try await state.bases().isEmpty)
-        withExtendedLifetime(lock) {}
+        let files = try Self.files("tree.json", "copy.json")
+        try await Self.recordPull(on: device, file: files[0], upTo: 7)
+        #expect(try await Self.stateOf(files[0], on: device) == (7, 1))
+        #expect(try await Self.stateOf(files[1], on: device) == (0, 0))
     }
 
     /// A state kept for the whole tree (before states were kept per file) becomes its file's when
     /// that is the only file of the tree here; with two files it is nobody's: each starts afresh.
     @Test func aTreesEarlierStateGoesToItsOnlyFile() async throws {
+        let link = SyncDevice.FileLink(store: Self.store, tree: "alice", user: "alice")
+        let files = try Self.files("tree.json", "copy.json")
+        for file in files { try Data("{}".utf8).write(to: URL(fileURLWithPath: file)) }
+
         let device = SyncDevice(directory: Scratch.temporaryPath("sync"))
-        let store = "sqlite:/nowhere/store.sqlite"
-        let folder = Scratch.temporaryPath("files")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let (only, other) = (folder + "/tree.json", folder + "/copy.json")
-        let link = SyncDevice.FileLink(store: store, tree: "alice", user: "alice")
-        do {
-            let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: store)
-            try await state.recordPage([StoredDocument(key: DocumentKey(.familyTree, "lena"), body: "{}", version: 1, isDeleted: false, sequence: 9)])
-            withExtendedLifetime(lock) {}
-        }
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: only))
-        try device.setLink(link, for: only)
-        do {
-            let (state, lock) = try device.openState(user: "alice", tree: "alice", storeURL: store, file: only)
-            #expect(try await state.checkpoint() == 9, "the tree's state became the file's")
-            #expect(try await state.bases().count == 1)
-            withExtendedLifetime(lock) {}
-        }
-        // A second device folder where two files of the tree existed when states became per file.
+        try await Self.recordPull(on: device, file: nil, upTo: 9)
+        try device.setLink(link, for: files[0])
+        #expect(try await Self.stateOf(files[0], on: device) == (9, 1), "the tree's state became the file's")
+
+        // Another device folder, where two files of the tree existed when states became per file.
         let shared = SyncDevice(directory: Scratch.temporaryPath("sync"))
-        do {
-            let (state, lock) = try shared.openState(user: "alice", tree: "alice", storeURL: store)
-            try await state.recordPage([StoredDocument(key: DocumentKey(.familyTree, "lena"), body: "{}", version: 1, isDeleted: false, sequence: 9)])
-            withExtendedLifetime(lock) {}
-        }
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: other))
-        try shared.setLink(link, for: only)
-        try shared.setLink(link, for: other)
+        try await Self.recordPull(on: shared, file: nil, upTo: 9)
+        for file in files { try shared.setLink(link, for: file) }
         #expect(try shared.files(linkedTo: link).count == 2)
-        let (state, lock) = try shared.openState(user: "alice", tree: "alice", storeURL: store, file: other)
-        #expect(try await state.checkpoint() == 0, "which file the tree's state was of cannot be told")
-        withExtendedLifetime(lock) {}
+        #expect(try await Self.stateOf(files[1], on: shared) == (0, 0), "which file the tree's state was of cannot be told")
     }
 }

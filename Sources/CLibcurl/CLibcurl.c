@@ -11,7 +11,6 @@
 
 typedef int64_t curl_off_t_;
 typedef int (*setopt_fn)(void *, int, ...);
-typedef int (*getinfo_fn)(void *, int, ...);
 
 static struct {
     int (*global_init)(long);
@@ -20,7 +19,6 @@ static struct {
     void (*easy_reset)(void *);
     setopt_fn easy_setopt;
     int (*easy_perform)(void *);
-    getinfo_fn easy_getinfo;
     const char *(*easy_strerror)(int);
     void *(*slist_append)(void *, const char *);
     void (*slist_free_all)(void *);
@@ -38,7 +36,7 @@ enum {
     OPT_NOPROGRESS = 43, OPT_XFERINFOFUNCTION = 20219, OPT_XFERINFODATA = 10057, OPT_ERRORBUFFER = 10010,
     OPT_FOLLOWLOCATION = 52, OPT_PROTOCOLS = 181, OPT_ACCEPT_ENCODING = 10102, OPT_USERAGENT = 10018,
     OPT_SUPPRESS_CONNECT_HEADERS = 265,
-    INFO_RESPONSE_CODE = 0x200000 + 2, PROTO_HTTP = 1, PROTO_HTTPS = 2, GLOBAL_DEFAULT = 3,
+    PROTO_HTTP = 1, PROTO_HTTPS = 2, GLOBAL_DEFAULT = 3,
 };
 
 static void *symbol(void *library, const char *name, int *missing) {
@@ -66,7 +64,6 @@ static void load(void) {
     curl.easy_reset = (void (*)(void *))symbol(library, "curl_easy_reset", &missing);
     curl.easy_setopt = (setopt_fn)symbol(library, "curl_easy_setopt", &missing);
     curl.easy_perform = (int (*)(void *))symbol(library, "curl_easy_perform", &missing);
-    curl.easy_getinfo = (getinfo_fn)symbol(library, "curl_easy_getinfo", &missing);
     curl.easy_strerror = (const char *(*)(int))symbol(library, "curl_easy_strerror", &missing);
     curl.slist_append = (void *(*)(void *, const char *))symbol(library, "curl_slist_append", &missing);
     curl.slist_free_all = (void (*)(void *))symbol(library, "curl_slist_free_all", &missing);
@@ -145,9 +142,8 @@ static int progress(void *userdata, curl_off_t_ dltotal, curl_off_t_ dlnow, curl
     return request->should_stop(request->context);
 }
 
-int clibcurl_perform(void *handle, const clibcurl_request *request, long *status, char *error) {
+int clibcurl_perform(void *handle, const clibcurl_request *request, char *error) {
     error[0] = 0;
-    *status = 0;
     const char *failure = clibcurl_load();
     if (failure) {
         snprintf(error, 256, "%s", failure);
@@ -205,7 +201,6 @@ int clibcurl_perform(void *handle, const clibcurl_request *request, long *status
     block_pipe_signal(&guard);
     int code = curl.easy_perform(handle);
     restore_pipe_signal(&guard);
-    curl.easy_getinfo(handle, INFO_RESPONSE_CODE, status);
     // The handle outlives this call; nothing of the request's may stay in it.
     curl.easy_setopt(handle, OPT_HTTPHEADER, (void *)NULL);
     curl.easy_setopt(handle, OPT_ERRORBUFFER, (void *)NULL);

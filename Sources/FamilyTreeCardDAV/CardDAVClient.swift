@@ -237,12 +237,8 @@ struct CardDAVClient: Sendable {
     /// `href` as a URL on `base`'s server; `nil` for an address on any other scheme, host or port:
     /// the password goes with every request, so a server's answer must not send it elsewhere.
     func resolve(_ href: String, against base: URL) -> URL? {
-        guard let url = URL(string: href, relativeTo: base)?.absoluteURL, Self.sameOrigin(url, base) else { return nil }
+        guard let url = URL(string: href, relativeTo: base)?.absoluteURL, HTTPClient.sameOrigin(url, base) else { return nil }
         return url
-    }
-
-    static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
-        HTTPClient.sameOrigin(one, other)
     }
 
     private func multistatus(_ method: String, _ url: URL, depth: String, body: String) async throws(CardDAVError) -> Multistatus {
@@ -262,15 +258,9 @@ struct CardDAVClient: Sendable {
             method: method, url: url, headerFields: [("Authorization", "Basic \(token)")] + headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             body: body)
         do {
-            // The deadline holds even if an answer never comes to an end the transfer notices.
-            let exchange = HTTPExchange(url: url, body: answer, limit: maximumAnswerBytes)
-            return try await Deadline.run(seconds: timeout * 2 + 10) { [client] in
-                try await exchange.run(request, with: client)
-            }
+            return try await HTTPExchange(url: url, body: answer, limit: maximumAnswerBytes).run(request, with: client)
         } catch let error as CardDAVError {
             throw error
-        } catch is Deadline.Exceeded {
-            throw .timeout(url: url.absoluteString, seconds: timeout)
         } catch let error as HTTPClient.Failure {
             switch error {
             case .timedOut: throw .timeout(url: url.absoluteString, seconds: timeout)
@@ -294,64 +284,5 @@ struct CardDAVClient: Sendable {
 
     private static func state(of response: Multistatus.Response) -> CollectionState {
         CollectionState(syncToken: response.properties["sync-token"], ctag: response.properties["getctag"], displayName: response.properties["displayname"])
-    }
-}
-
-/// Runs work with a time limit that holds even if the work never returns.
-enum Deadline {
-    struct Exceeded: Error {}
-
-    /// The first of: what `work` returns or throws, or `Exceeded` after `seconds` (then `work` is cancelled).
-    static func run<Value: Sendable>(seconds: Double, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let outcome = Outcome<Value>()
-        return try await withCheckedThrowingContinuation { continuation in
-            outcome.set(continuation)
-            let task = Task {
-                do { outcome.finish(.success(try await work())) } catch { outcome.finish(.failure(error)) }
-            }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                if outcome.finish(.failure(Exceeded())) { task.cancel() }
-            }
-        }
-    }
-
-    /// Resumes a continuation once, whichever side finishes first.
-    private final class Outcome<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Value, Error>?
-        private var early: Result<Value, Error>?
-        private var done = false
-
-        func set(_ continuation: CheckedContinuation<Value, Error>) {
-            lock.lock()
-            if let early {
-                lock.unlock()
-                continuation.resume(with: early)
-                return
-            }
-            self.continuation = continuation
-            lock.unlock()
-        }
-
-        /// True if this call decided the outcome.
-        @discardableResult
-        func finish(_ result: Result<Value, Error>) -> Bool {
-            lock.lock()
-            guard !done else {
-                lock.unlock()
-                return false
-            }
-            done = true
-            guard let continuation else {
-                early = result
-                lock.unlock()
-                return true
-            }
-            self.continuation = nil
-            lock.unlock()
-            continuation.resume(with: result)
-            return true
-        }
     }
 }

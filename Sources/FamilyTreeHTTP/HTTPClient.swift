@@ -289,8 +289,7 @@ private final class Transfer: @unchecked Sendable {
                             should_stop: { context in
                                 Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().stopRequestedNow ? 1 : 0
                             })
-                        var status = 0
-                        code = clibcurl_perform(handle, &description, &status, &words)
+                        code = clibcurl_perform(handle, &description, &words)
                     }
                 }
             }

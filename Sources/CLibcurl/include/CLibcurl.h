@@ -37,9 +37,9 @@ const char *clibcurl_load(void);
 void *clibcurl_handle_new(void);
 void clibcurl_handle_free(void *handle);
 
-/// Runs `request` on `handle`: libcurl's result code (0 when the answer came whole), the status
-/// in `status`, and libcurl's own words in `error` (at least 256 bytes).
-int clibcurl_perform(void *handle, const clibcurl_request *request, long *status, char *error);
+/// Runs `request` on `handle`: libcurl's result code (0 when the answer came whole), and libcurl's
+/// own words in `error` (at least 256 bytes). The status comes with the header lines.
+int clibcurl_perform(void *handle, const clibcurl_request *request, char *error);
 
 /// libcurl's words for a result code.
 const char *clibcurl_strerror(int code);

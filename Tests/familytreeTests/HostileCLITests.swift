@@ -46,6 +46,9 @@ import TestSupport
         // A run killed mid-write left its temporary file; its process is gone.
         let abandoned = scratch.path(".out.svg.2147483000.12345.tmp")
         try "half a drawing".write(to: abandoned, atomically: false, encoding: .utf8)
+        // Not ours to remove: another file's leftover, a live process's file, a name only like ours.
+        let kept = [".other.svg.2147483000.12345.tmp", ".out.svg.\(getppid()).7.tmp", ".out.svg.notes.tmp", ".out.svg.1.2.3.tmp"]
+        for name in kept { try "someone's".write(to: scratch.path(name), atomically: false, encoding: .utf8) }
         var temporaryMode: mode_t = 0
         try TreeFiles.write(to: scratch.path("out.svg").path) { output in
             let names = try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path)
@@ -56,8 +59,30 @@ import TestSupport
             try output.write(Array("<svg/>".utf8)[...])
         }
         #expect(temporaryMode == 0o600)
-        #expect(try scratch.files() == ["out.svg", "tree.json"])
+        #expect(try scratch.files() == (kept + ["out.svg", "tree.json"]).sorted())
         #expect(try scratch.read("out.svg") == "<svg/>")
+    }
+
+    @Test func aStreamIsReadWholeThroughGrowingChunks() throws {
+        let scratch = try Scratch()
+        let pipe = scratch.path("pipe").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        // Three megabytes and a few bytes: more than every chunk size the reader goes through.
+        let sent = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 16) }
+        let writer = Thread {
+            let descriptor = open(pipe, O_WRONLY)
+            sent.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    guard written > 0 else { break }
+                    offset += written
+                }
+            }
+            close(descriptor)
+        }
+        writer.start()
+        #expect(try TreeFiles.read(pipe) == sent)
     }
 
     @Test func anEndlessStreamIsAnErrorNotAllTheMemory() throws {

@@ -275,8 +275,13 @@ public struct Chart: Sendable {
         let fit = direction != nil ? LayoutFit.wide : format == .html && self.fit == .auto ? .wide : self.fit
         let (graph, labeler) = (prepared.graph, prepared.labeler)
         // A quick sketch of each direction's shape, where the engine has one, saves laying the
-        // tree out in full twice; the chosen one is finished from its sketch.
-        let sketch = engine.sketch.map { sketch in { (fitted: LayoutDirection) in sketch(graph, labeler, direction ?? fitted) } }
+        // tree out in full twice; the chosen one is finished from its sketch. Where the fit may
+        // ask for both, both are sketched at once on two cores (a sketch is serial work).
+        var sketch = engine.sketch.map { sketch in { (fitted: LayoutDirection) in sketch(graph, labeler, direction ?? fitted) } }
+        if fit != .wide, let sketchOf = engine.sketch {
+            let both = Parallel.map([LayoutDirection.topDown, .leftRight]) { Unchecked(sketchOf(graph, labeler, $0)) }
+            sketch = { fitted in both[fitted == .topDown ? 0 : 1].value }
+        }
         return try fit.layout(sketch: sketch) { fitted in
             try engine.layoutEngine(labeler, direction ?? fitted).place(graph)
         }

@@ -1,6 +1,6 @@
 /// One GEDCOM structure: a tag with its value and substructures, and the line it starts on.
 /// CONC and CONT lines are already joined into `value`.
-struct GEDCOMRecord {
+struct GEDCOMRecord: Sendable {
     var tag: String
     var xref: String?
     var value: String

@@ -15,6 +15,27 @@ enum GEDCOMFixtures {
 }
 
 @Suite struct GEDCOMImportTests {
+    /// People are read on several cores in a file this large: what each says, and each warning
+    /// in the place its record has in the file, come out as one core would read them.
+    @Test func aLargeFileReadsInFileOrderWithItsWarningsInPlace() throws {
+        var lines = ["0 HEAD", "1 GEDC", "2 VERS 5.5.1", "1 CHAR UTF-8"]
+        for person in 1...300 {
+            lines += ["0 @I\(person)@ INDI", "1 NAME Person\(person) /Family\(person % 7)/", "1 SEX \(person % 5 == 0 ? "Q" : "F")"]
+            if person % 3 == 0 { lines += ["1 BIRT", "2 DATE in the year of the comet \(person)"] }
+            if person % 100 == 0 { lines += ["0 @I\(person - 1)@ INDI", "1 NAME Again /Twice/"] }
+            if person % 150 == 0 { lines += ["0 @F1@ FAM", "1 HUSB @I\(person)@"] }
+        }
+        lines.append("0 TRLR")
+        let imported = try GEDCOMImport(bytes: Array(lines.joined(separator: "\n").utf8))
+        #expect(imported.document.members.map(\.id) == (1...300).map { "I\($0)" })
+        #expect(imported.document.members[41].firstName == "Person42" && imported.document.members[41].birthPhrase == "in the year of the comet 42")
+        let read = imported.warnings.filter { [.sex, .date, .reference].contains($0.kind) }
+        // 60 odd sexes, 100 dates no calendar places, 3 second people and 1 second family.
+        #expect(read.count == 60 + 100 + 3 + 1)
+        #expect(read.compactMap(\.line) == read.compactMap(\.line).sorted(), "warnings in the order of their lines")
+        #expect(read.filter { $0.message.contains("a second record") }.count == 4)
+    }
+
     @Test func namesDatesFamiliesAndRepairs() throws {
         let imported = try GEDCOMImport(bytes: try GEDCOMFixtures.bytes("tudors.ged"))
         #expect(imported.version == "5.5.1" && imported.encoding == "UTF-8")

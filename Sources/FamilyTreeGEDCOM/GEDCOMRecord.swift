@@ -121,7 +121,11 @@ enum GEDCOMParser {
         guard index - tagStart <= 31, line[tagStart..<index].allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }) else {
             return nil
         }
-        let tag = String(decoding: UnsafeBufferPointer(rebasing: line[tagStart..<index]), as: UTF8.self).uppercased()
+        // Tags are ASCII (checked above): upper-cased byte by byte, a tag already in capitals as it is.
+        let tagBytes = UnsafeBufferPointer(rebasing: line[tagStart..<index])
+        let tag = tagBytes.contains(where: { $0 >= 97 && $0 <= 122 })
+            ? String(decoding: tagBytes.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+            : String(decoding: tagBytes, as: UTF8.self)
         if index < line.count { index += 1 }
         let valueBytes = UnsafeBufferPointer(rebasing: line[index...])
         var value = String(decoding: valueBytes, as: UTF8.self)

@@ -15,6 +15,14 @@ enum GEDCOMFixtures {
 }
 
 @Suite struct GEDCOMImportTests {
+    @Test func tagsInSmallLettersReadAsCapitals() throws {
+        let text = "0 head\n1 Gedc\n2 vers 5.5.1\n0 @I1@ indi\n1 name Ada /Lovelace/\n1 Sex F\n1 birt\n2 date 10 DEC 1815\n0 trlr"
+        let imported = try GEDCOMImport(bytes: Array(text.utf8))
+        let ada = try #require(imported.document.members.first)
+        #expect(ada.firstName == "Ada" && ada.lastName == "Lovelace" && ada.sex == .female && ada.birthday == PartialDate("1815-12-10"))
+        #expect(imported.version == "5.5.1")
+    }
+
     /// People are read on several cores in a file this large: what each says, and each warning
     /// in the place its record has in the file, come out as one core would read them.
     @Test func aLargeFileReadsInFileOrderWithItsWarningsInPlace() throws {

@@ -1,3 +1,5 @@
+import FamilyTree
+
 /// One GEDCOM structure: a tag with its value and substructures, and the line it starts on.
 /// CONC and CONT lines are already joined into `value`.
 struct GEDCOMRecord: Sendable {
@@ -12,6 +14,12 @@ struct GEDCOMRecord: Sendable {
     func first(_ tag: String) -> GEDCOMRecord? { children.first { $0.tag == tag } }
     func all(_ tag: String) -> [GEDCOMRecord] { children.filter { $0.tag == tag } }
 
+    /// The same record with its line, and its substructures' lines, `count` further on.
+    mutating func shiftLines(by count: Int) {
+        line += count
+        for index in children.indices { children[index].shiftLines(by: count) }
+    }
+
     /// The xref a pointer value names (`@I1@` gives `I1`); nil for `@VOID@` and non-pointers.
     var pointer: String? {
         guard !isEscapedText else { return nil }
@@ -23,16 +31,72 @@ struct GEDCOMRecord: Sendable {
 
 /// Splits GEDCOM text into records; malformed lines are skipped with a warning naming the line.
 enum GEDCOMParser {
-    struct Parsed {
+    struct Parsed: Sendable {
         var records: [GEDCOMRecord]
         var warnings: [(line: Int, message: String)]
     }
 
     static func parse(_ text: String) -> Parsed {
         let sevenEscapes = isVersionSeven(text)
+        var text = text
+        return text.withUTF8 { bytes in
+            let starts = partStarts(bytes, everyAtDoubled: !sevenEscapes)
+            guard starts.count > 1 else { return parseLines(bytes, everyAtDoubled: !sevenEscapes).parsed }
+            // Records are independent of each other: a large file is parsed in parts, each from a
+            // level-0 line, on every core, and the parts joined with their lines numbered on.
+            let whole = Unchecked(bytes)
+            let parts = Parallel.map(starts.indices) { index in
+                let end = index + 1 < starts.count ? starts[index + 1] : whole.value.count
+                return parseLines(UnsafeBufferPointer(rebasing: whole.value[starts[index]..<end]), everyAtDoubled: !sevenEscapes)
+            }
+            var joined = Parsed(records: [], warnings: [])
+            var linesBefore = 0
+            for part in parts {
+                var (records, warnings) = (part.parsed.records, part.parsed.warnings)
+                if linesBefore > 0 {
+                    for index in records.indices { records[index].shiftLines(by: linesBefore) }
+                    for index in warnings.indices { warnings[index].line += linesBefore }
+                }
+                joined.records += records
+                joined.warnings += warnings
+                linesBefore += part.lines
+            }
+            return joined
+        }
+    }
+
+    /// The least a part of a file parsed on its own holds (see `partStarts`).
+    static let bytesPerPart = 64 << 10
+
+    /// Where the parts of `bytes` parsed on their own start: at 0, and for a file of several
+    /// `bytesPerPart`, at the first level-0 line after each further share, up to eight parts.
+    static func partStarts(_ bytes: UnsafeBufferPointer<UInt8>, everyAtDoubled: Bool) -> [Int] {
+        let partCount = min(8, bytes.count / bytesPerPart)
+        guard partCount > 1 else { return [0] }
+        var starts = [0]
+        for part in 1..<partCount {
+            var start = max(part * bytes.count / partCount, starts.last! + 1)
+            // To the next line's start (CR, LF and CRLF end a line, as `parseLines` reads them) …
+            while start < bytes.count {
+                while start < bytes.count, bytes[start] != 10, bytes[start] != 13 { start += 1 }
+                guard start < bytes.count else { break }
+                start += bytes[start] == 13 && start + 1 < bytes.count && bytes[start + 1] == 10 ? 2 : 1
+                // … that is a level-0 line: one that opens a record whatever came before it.
+                var end = start
+                while end < bytes.count, bytes[end] != 10, bytes[end] != 13 { end += 1 }
+                if parseLine(UnsafeBufferPointer(rebasing: bytes[start..<end]), everyAtDoubled: everyAtDoubled)?.level == 0 { break }
+            }
+            guard start < bytes.count else { break }
+            starts.append(start)
+        }
+        return starts
+    }
+
+    /// The records of `bytes`, lines numbered from 1, and how many lines it has.
+    static func parseLines(_ bytes: UnsafeBufferPointer<UInt8>, everyAtDoubled: Bool) -> (parsed: Parsed, lines: Int) {
         var roots: [GEDCOMRecord] = []
         var stack: [GEDCOMRecord] = []
-        var warnings: [(Int, String)] = []
+        var warnings: [(line: Int, message: String)] = []
         func close(to level: Int) {
             while stack.count > level {
                 let done = stack.removeLast()
@@ -40,39 +104,36 @@ enum GEDCOMParser {
             }
         }
         var lineNumber = 0
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            var index = 0
-            // CR, LF and CRLF all end a line; work on bytes, which is much faster than on Characters.
-            while start < bytes.count {
-                index = start
-                while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
-                lineNumber += 1
-                let line = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if index < bytes.count, bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
-                start = index + 1
-                guard let parsed = parseLine(line, everyAtDoubled: !sevenEscapes) else {
-                    if !line.allSatisfy({ $0 == 32 || $0 == 9 }) {
-                        warnings.append((lineNumber, "not a GEDCOM line: \"\(String(decoding: line.prefix(60), as: UTF8.self))\""))
-                    }
-                    continue
+        var start = 0
+        var index = 0
+        // CR, LF and CRLF all end a line; work on bytes, which is much faster than on Characters.
+        while start < bytes.count {
+            index = start
+            while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
+            lineNumber += 1
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if index < bytes.count, bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
+            start = index + 1
+            guard let parsed = parseLine(line, everyAtDoubled: everyAtDoubled) else {
+                if !line.allSatisfy({ $0 == 32 || $0 == 9 }) {
+                    warnings.append((lineNumber, "not a GEDCOM line: \"\(String(decoding: line.prefix(60), as: UTF8.self))\""))
                 }
-                guard parsed.level <= stack.count else {
-                    warnings.append((lineNumber, "level \(parsed.level) skips a level; line ignored"))
-                    continue
-                }
-                if parsed.tag == "CONC" || parsed.tag == "CONT", parsed.level > 0, stack.count >= parsed.level {
-                    close(to: parsed.level)
-                    stack[stack.count - 1].value += (parsed.tag == "CONT" ? "\n" : "") + parsed.value
-                    continue
-                }
-                close(to: parsed.level)
-                stack.append(GEDCOMRecord(tag: parsed.tag, xref: parsed.xref, value: parsed.value, line: lineNumber, isEscapedText: parsed.escaped))
+                continue
             }
+            guard parsed.level <= stack.count else {
+                warnings.append((lineNumber, "level \(parsed.level) skips a level; line ignored"))
+                continue
+            }
+            if parsed.tag == "CONC" || parsed.tag == "CONT", parsed.level > 0, stack.count >= parsed.level {
+                close(to: parsed.level)
+                stack[stack.count - 1].value += (parsed.tag == "CONT" ? "\n" : "") + parsed.value
+                continue
+            }
+            close(to: parsed.level)
+            stack.append(GEDCOMRecord(tag: parsed.tag, xref: parsed.xref, value: parsed.value, line: lineNumber, isEscapedText: parsed.escaped))
         }
         close(to: 0)
-        return Parsed(records: roots, warnings: warnings)
+        return (Parsed(records: roots, warnings: warnings), lineNumber)
     }
 
     /// Whether the header says GEDCOM 7 (`1 GEDC` / `2 VERS 7...` before the first record).

@@ -15,6 +15,36 @@ enum GEDCOMFixtures {
 }
 
 @Suite struct GEDCOMImportTests {
+    /// A large file is parsed in parts on several cores: records, values, lines and warnings are
+    /// those of one pass, whatever ends the lines and whatever stands where a part begins.
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func aLargeFileParsedInPartsIsParsedAsInOnePass(lineEnd: String) throws {
+        var lines = ["0 HEAD", "1 GEDC", "2 VERS 5.5.1"]
+        var person = 0
+        while lines.count < 40_000 {
+            person += 1
+            lines += ["0 @I\(person)@ INDI", "1 NAME Person\(person) /Family/", "1 NOTE a note that goes on", "2 CONC  and on", "2 CONT over lines"]
+            // Lines that depend on what came before them: no line, a skipped level, a level-0 CONC, blanks.
+            if person % 97 == 0 { lines += ["garbage", "", "3 DATE skipped", "0 CONC orphan", "   "] }
+            if person % 89 == 0 { lines += ["1 EVEN", "2 PLAC value with @@ in it"] }
+        }
+        lines.append("0 TRLR")
+        let text = lines.joined(separator: lineEnd)
+        var copy = text
+        let starts = copy.withUTF8 { GEDCOMParser.partStarts($0, everyAtDoubled: true) }
+        #expect(starts.count == 8, "\(text.utf8.count) bytes are parsed in eight parts")
+        let parts = GEDCOMParser.parse(text)
+        let whole = copy.withUTF8 { GEDCOMParser.parseLines($0, everyAtDoubled: true) }
+        func flat(_ records: [GEDCOMRecord]) -> [String] {
+            records.flatMap { ["\($0.line) \($0.xref ?? "-") \($0.tag) \($0.value) \($0.isEscapedText)"] + flat($0.children) }
+        }
+        #expect(parts.records.count == whole.parsed.records.count && parts.records.count > person)
+        #expect(flat(parts.records) == flat(whole.parsed.records))
+        #expect(parts.warnings.map { "\($0.line) \($0.message)" } == whole.parsed.warnings.map { "\($0.line) \($0.message)" })
+        #expect(parts.warnings.count == 2 * (person / 97), "each garbage line and skipped level once")
+        #expect(flat(parts.records).last == "\(whole.lines) - TRLR  false")
+    }
+
     @Test func tagsInSmallLettersReadAsCapitals() throws {
         let text = "0 head\n1 Gedc\n2 vers 5.5.1\n0 @I1@ indi\n1 name Ada /Lovelace/\n1 Sex F\n1 birt\n2 date 10 DEC 1815\n0 trlr"
         let imported = try GEDCOMImport(bytes: Array(text.utf8))

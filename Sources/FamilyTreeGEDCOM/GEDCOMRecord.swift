@@ -81,8 +81,12 @@ enum GEDCOMParser {
                 while start < bytes.count, bytes[start] != 10, bytes[start] != 13 { start += 1 }
                 guard start < bytes.count else { break }
                 start += bytes[start] == 13 && start + 1 < bytes.count && bytes[start + 1] == 10 ? 2 : 1
-                // … that is a level-0 line: one that opens a record whatever came before it.
-                var end = start
+                // … that is a level-0 line: one that opens a record whatever came before it. Only
+                // a line starting "0 " is parsed to see (a file of one long record is no slower).
+                var first = start
+                while first < bytes.count, bytes[first] == 32 || bytes[first] == 9 { first += 1 }
+                guard first + 1 < bytes.count, bytes[first] == 48 || bytes[first] == 0xEF else { continue }
+                var end = first
                 while end < bytes.count, bytes[end] != 10, bytes[end] != 13 { end += 1 }
                 if parseLine(UnsafeBufferPointer(rebasing: bytes[start..<end]), everyAtDoubled: everyAtDoubled)?.level == 0 { break }
             }

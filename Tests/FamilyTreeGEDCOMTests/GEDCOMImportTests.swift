@@ -45,6 +45,18 @@ enum GEDCOMFixtures {
         #expect(flat(parts.records).last == "\(whole.lines) - TRLR  false")
     }
 
+    /// A file that is one long record has no level-0 line to start a part at: it is parsed in
+    /// one part, as one pass reads it.
+    @Test func oneLongRecordIsParsedInOnePart() throws {
+        let lines = ["0 HEAD", "0 @N1@ NOTE the start"] + Array(repeating: "1 CONT a line of a very long note", count: 20_000) + ["0 TRLR"]
+        var text = lines.joined(separator: "\n")
+        let starts = text.withUTF8 { GEDCOMParser.partStarts($0, everyAtDoubled: true) }
+        #expect(starts.count == 2, "the TRLR line is the only level-0 line after the first share: \(starts)")
+        let parsed = GEDCOMParser.parse(text)
+        #expect(parsed.records.map(\.tag) == ["HEAD", "NOTE", "TRLR"])
+        #expect(parsed.records[1].value.split(separator: "\n").count == 20_001 && parsed.records[2].line == 20_003)
+    }
+
     @Test func tagsInSmallLettersReadAsCapitals() throws {
         let text = "0 head\n1 Gedc\n2 vers 5.5.1\n0 @I1@ indi\n1 name Ada /Lovelace/\n1 Sex F\n1 birt\n2 date 10 DEC 1815\n0 trlr"
         let imported = try GEDCOMImport(bytes: Array(text.utf8))

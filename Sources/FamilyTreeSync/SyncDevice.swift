@@ -62,9 +62,9 @@ public struct SyncDevice: Sendable {
     ///
     /// Each file has a state of its own: what the device last saw is the base of the next merge,
     /// and two files of one tree sharing one would take each other's additions for deletions. A
-    /// state kept for the tree before states were kept per file becomes the file's, when no other
-    /// file on this device belongs to the tree; otherwise the file starts afresh (its next pull
-    /// takes in everything and deletes nothing).
+    /// state kept for the tree before states were kept per file becomes the file's (once, and is
+    /// then removed), when no other file on this device belongs to the tree; otherwise the file
+    /// starts afresh (its next pull takes in everything and deletes nothing).
     public func openState(user: String, tree: String, storeURL: String, file: String? = nil) throws(SyncError) -> (LocalSyncState, SyncLock) {
         guard !user.isEmpty, !tree.isEmpty else { throw .missingUser }
         try makeFolder()
@@ -85,6 +85,10 @@ public struct SyncDevice: Sendable {
             if FileManager.default.fileExists(atPath: treeState), try link(of: file) == target,
                try files(linkedTo: target).allSatisfy({ $0 == path || !FileManager.default.fileExists(atPath: $0) }) {
                 try Self.copyDatabase(treeState, to: statePath)
+                // Given once: nothing keeps the tree's state up to date any more, so a file linked
+                // later (this one gone) would take an old base, and a deletion or a person added
+                // since would read as a change made in that file.
+                for suffix in ["", "-wal", "-shm"] { unlink(treeState + suffix) }
             }
             try Self.createPrivateFile(statePath)
         }

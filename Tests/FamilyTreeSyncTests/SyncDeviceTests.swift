@@ -62,7 +62,7 @@ import Testing
     }
 
     /// A state kept for the whole tree (before states were kept per file) becomes its file's when
-    /// that is the only file of the tree here; with two files it is nobody's: each starts afresh.
+    /// that is the only file of the tree here, once; with two files it is nobody's: each starts afresh.
     @Test func aTreesEarlierStateGoesToItsOnlyFile() async throws {
         let link = SyncDevice.FileLink(store: Self.store, tree: "alice", user: "alice")
         let files = try Self.files("tree.json", "copy.json")
@@ -79,5 +79,11 @@ import Testing
         for file in files { try shared.setLink(link, for: file) }
         #expect(try shared.files(linkedTo: link).count == 2)
         #expect(try await Self.stateOf(files[1], on: shared) == (0, 0), "which file the tree's state was of cannot be told")
+
+        // Given once: the file is moved away and another of the tree comes later; the old state,
+        // which nothing kept up to date, is not its base.
+        try FileManager.default.removeItem(atPath: files[0])
+        try device.setLink(link, for: files[1])
+        #expect(try await Self.stateOf(files[1], on: device) == (0, 0), "a later file starts afresh, not from the old state")
     }
 }

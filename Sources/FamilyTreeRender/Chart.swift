@@ -276,7 +276,8 @@ public struct Chart: Sendable {
         let (graph, labeler) = (prepared.graph, prepared.labeler)
         // A quick sketch of each direction's shape, where the engine has one, saves laying the
         // tree out in full twice; the chosen one is finished from its sketch. Where the fit may
-        // ask for both, both are sketched at once on two cores (a sketch is serial work).
+        // ask for both, both are sketched at once on two cores (a sketch is serial work); where
+        // the rows decide alone, the columns' sketch was work on the other core, not time.
         var sketch = engine.sketch.map { sketch in { (fitted: LayoutDirection) in sketch(graph, labeler, direction ?? fitted) } }
         if fit != .wide, let sketchOf = engine.sketch {
             let both = Parallel.map([LayoutDirection.topDown, .leftRight]) { Unchecked(sketchOf(graph, labeler, $0)) }

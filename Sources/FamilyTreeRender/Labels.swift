@@ -46,8 +46,8 @@ public struct Labeler: Sendable {
     public static func relations(to home: Int, in graph: FamilyGraph, only: [Member.ID]? = nil) -> [Member.ID: String] {
         let members = only.map { $0.compactMap(graph.index(of:)) } ?? Array(graph.members.indices)
         var result: [Member.ID: String] = [:]
-        for (index, found) in zip(members, RelationshipCalculator(graph).relationships(from: home, toEach: members)) {
-            guard let closest = found.first else { continue }
+        for (index, closest) in zip(members, RelationshipCalculator(graph).closestRelationships(from: home, toEach: members)) {
+            guard let closest else { continue }
             let words = index == home ? "Home person" : closest.english
             result[graph.members[index].id] = words.prefix(1).uppercased() + words.dropFirst()
         }

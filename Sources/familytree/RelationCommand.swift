@@ -45,8 +45,8 @@ struct RelationCommand: ParsableCommand {
         if let allFrom {
             let home = try graph.resolveMember(allFrom)
             var lines = ""
-            for (index, found) in RelationshipCalculator(shown).relationshipsToEveryone(from: home).enumerated() {
-                guard let closest = found.first else { continue }
+            for (index, closest) in RelationshipCalculator(shown).closestRelationships(from: home, toEach: Array(shown.members.indices)).enumerated() {
+                guard let closest else { continue }
                 lines += JSONWriter.compactString(from: .object([
                     "id": .string(shown.members[index].id), "name": .string(shown.members[index].fullName), "relationship": .string(closest.english),
                 ])) + "\n"
@@ -56,7 +56,7 @@ struct RelationCommand: ParsableCommand {
         }
         guard let first, let second else { return }
         let (a, b) = (try graph.resolveMember(first), try graph.resolveMember(second))
-        let found = RelationshipCalculator(shown).relationships(from: a, to: b)
+        let (found, searchedWhole) = RelationshipCalculator(shown).search(from: a, to: b)
         func name(_ index: Int) -> String { shown.members[index].fullName.isEmpty ? shown.members[index].id : shown.members[index].fullName }
         if format == "json" {
             let list = (all ? found : Array(found.prefix(1))).map { relationship -> JSONValue in
@@ -69,10 +69,16 @@ struct RelationCommand: ParsableCommand {
             }
             Console.output(JSONWriter.string(from: .object([
                 "from": .string(shown.members[a].id), "to": .string(shown.members[b].id), "relationships": .array(list), "count": .number(String(found.count)),
+                "complete": .bool(searchedWhole),
             ])))
             return
         }
         guard let closest = found.first else {
+            guard searchedWhole else {
+                // Only a tree whose lines rejoin at nearly every generation gets here.
+                Console.say("\(name(b)) and \(name(a)): no relationship found, but their ancestries in \(tree) rejoin too often to be searched whole (over \(RelationshipCalculator.ancestryBudget) ancestors counted once per generation), so they may be related\n")
+                return
+            }
             Console.say("\(name(b)) and \(name(a)) are not related in \(tree)\n")
             return
         }

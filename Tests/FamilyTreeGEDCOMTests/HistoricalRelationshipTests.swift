@@ -42,4 +42,28 @@ struct HistoricalRelationshipTests {
         #expect(calculator.relationships(from: victoria, to: george).first?.english == "grandfather")
         #expect(calculator.relationships(from: george, to: victoria).first?.english == "granddaughter")
     }
+
+    /// Royal92's Anglo-Saxon line goes back 66 generations from its first person to Sceaf, and
+    /// the search once stopped at 64: "not related".
+    @Test func aLineOfSixtySixGenerationsIsFollowed() throws {
+        let (graph, calculator) = try Self.royal92()
+        let first = try #require(graph.index(of: "I1")), sceaf = try #require(graph.index(of: "I2018"))
+        #expect(graph.members[sceaf].fullName.hasPrefix("Sceaf"))
+        #expect(calculator.relationships(from: first, to: sceaf).first?.english == "66th great-grandfather")
+    }
+
+    /// A chart's labels take the short way (`closestRelationships`); it gives what the first of
+    /// every way gives, here for everyone in royal92 from two homes, one in the middle of its
+    /// pedigree collapse.
+    @Test func theClosestIsTheFirstOfEveryWay() throws {
+        let (graph, calculator) = try Self.royal92()
+        let everyone = Array(graph.members.indices)
+        let victoria = try index("Victoria Hanover", in: graph)
+        for home in [victoria, everyone.count / 2] {
+            let full = calculator.relationships(from: home, toEach: everyone).map(\.first)
+            #expect(calculator.closestRelationships(from: home, toEach: everyone) == full)
+            // Victoria is related to most of the file: the comparison covers many shapes.
+            if home == victoria { #expect(full.compactMap { $0 }.count > 1_000) }
+        }
+    }
 }

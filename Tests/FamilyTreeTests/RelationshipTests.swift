@@ -110,4 +110,53 @@ import Testing
         #expect(byID.first?.english == "first cousin")
         #expect(Self.calculator.relationships(from: "a", to: "nobody") == nil)
     }
+
+    /// Every member's closest relationship to each of the fixture's people, found the short way,
+    /// is the first of every way.
+    @Test func theClosestIsTheFirstOfEveryWay() throws {
+        let calculator = Self.calculator
+        let everyone = Array(calculator.graph.members.indices)
+        for home in everyone {
+            let closest = calculator.closestRelationships(from: home, toEach: everyone)
+            #expect(closest == calculator.relationships(from: home, toEach: everyone).map(\.first), "from \(calculator.graph.members[home].id)")
+        }
+    }
+
+    /// A tree of `generations` people, each the only child of the one before (a line of kings),
+    /// and, with `ladder`, each also a child of the one before that by a cross-bloodline link.
+    static func line(generations: Int, ladder: Bool = false) throws -> RelationshipCalculator {
+        let members = (0..<generations).map { #"{"id": "p\#($0)", "firstName": "P\#($0)"}"# }
+        let unions = (1..<generations).map { #"{"id": "u\#($0)", "partners": ["p\#($0 - 1)"], "children": ["p\#($0)"]}"# }
+        let links = ladder ? (2..<generations).map { #"{"id": "x\#($0)", "fromChild": "p\#($0)", "toNewParent": "p\#($0 - 2)"}"# } : []
+        let json = #"{"members": [\#(members.joined(separator: ","))], "unions": [\#(unions.joined(separator: ","))], "crossBloodlineConnections": [\#(links.joined(separator: ","))]}"#
+        return RelationshipCalculator(try FamilyGraph(json: Array(json.utf8), file: "line.json"))
+    }
+
+    /// A line is followed as far as it goes: the Japanese imperial line in a public GEDCOM file
+    /// runs 66 generations from its first emperor to its last, and was once cut at 64 ("not related").
+    @Test func aLongLineIsFollowedToItsEnd() throws {
+        let calculator = try Self.line(generations: 150)
+        let last = calculator.graph.members.count - 1
+        let (found, isComplete) = calculator.search(from: 0, to: last)
+        #expect(found.first?.kind == .descendant(generations: 149))
+        #expect(isComplete)
+        #expect(calculator.relationships(from: last, to: 0).first?.english == "147th great-grandparent")
+        #expect(calculator.closestRelationships(from: last, toEach: [0, 75, last]).map { $0?.kind } == [.ancestor(generations: 149), .ancestor(generations: 74), .same])
+    }
+
+    /// Lines that rejoin at every generation (each person a child of the two before) hold
+    /// ancestors by the square of the generations: the search stops at its budget and says it
+    /// did not finish, rather than "not related" or taking minutes.
+    @Test func aLadderOfLinesStopsAtTheBudgetAndSaysSo() throws {
+        let calculator = try Self.line(generations: 3_200, ladder: true)
+        let last = calculator.graph.members.count - 1
+        let near = calculator.search(from: 10, to: 30)
+        #expect(near.isComplete)
+        #expect(near.relationships.first?.kind == .descendant(generations: 10))
+        let far = calculator.search(from: 0, to: last)
+        #expect(!far.isComplete)
+        #expect(far.relationships.isEmpty)
+        // The short way stops as soon as nothing closer can come: the near ones are found whole.
+        #expect(calculator.closestRelationships(from: last, toEach: [last - 1, last - 2, last - 40]).map { $0?.kind } == [.ancestor(generations: 1), .ancestor(generations: 1), .ancestor(generations: 20)])
+    }
 }

@@ -115,4 +115,29 @@ import TestSupport
         #expect(none.status == 0 && none.stdout.contains("are not related"))
         #expect(try run(["nobody", "tomas"]).status == 1)
     }
+
+    /// A line of 100 generations is followed to its end (it was once cut at 64: "not related");
+    /// lines that rejoin at every generation stop at the search's budget, and the answer says the
+    /// two may be related instead of "not related".
+    @Test func farRelativesAreFoundAndAnUnfinishedSearchSaysSo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func tree(_ count: Int, ladder: Bool) throws -> String {
+            let members = (0..<count).map { "{\"id\": \"p\($0)\", \"firstName\": \"P\($0)\"}" }
+            let unions = (1..<count).map { "{\"id\": \"u\($0)\", \"partners\": [\"p\($0 - 1)\"], \"children\": [\"p\($0)\"]}" }
+            let links = ladder ? (2..<count).map { "{\"id\": \"x\($0)\", \"fromChild\": \"p\($0)\", \"toNewParent\": \"p\($0 - 2)\"}" } : []
+            let file = folder.appendingPathComponent(ladder ? "ladder.json" : "line.json")
+            let json = "{\"members\": [\(members.joined(separator: ","))], \"unions\": [\(unions.joined(separator: ","))], \"crossBloodlineConnections\": [\(links.joined(separator: ","))]}"
+            try Data(json.utf8).write(to: file)
+            return file.path
+        }
+        let line = try ChildProcess.run(ProcessTests.binary, ["relation", "p0", "p99", "--tree", try tree(100, ladder: false)])
+        #expect(line.status == 0 && line.stdout == "P99 is P0's 97th great-grandchild\n", "\(line.stdout)\(line.stderr)")
+        let ladder = try tree(3_200, ladder: true)
+        let unfinished = try ChildProcess.run(ProcessTests.binary, ["relation", "p0", "p3199", "--tree", ladder])
+        #expect(unfinished.status == 0 && unfinished.stdout.contains("may be related") && !unfinished.stdout.contains("are not related"), "\(unfinished.stdout)")
+        let json = try ChildProcess.run(ProcessTests.binary, ["relation", "p0", "p3199", "--tree", ladder, "--format", "json"])
+        #expect(json.stdout.contains("\"complete\": false"), "\(json.stdout)")
+    }
 }

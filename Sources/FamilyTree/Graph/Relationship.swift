@@ -79,8 +79,17 @@ public struct RelationshipCalculator: Sendable {
     /// Each member's parents and how the child is tied to them; step ties are left out.
     private let parents: [[(parent: Int, kind: ChildKind)]]
     private let children: [[Int]]
-    /// Generations of ancestry followed at the most.
-    public static let maximumGenerations = 64
+    /// How many (ancestor, generation) pairs one person's ancestry may hold. Lines are followed
+    /// as far as they go (an imperial line of 125 generations); only a tree whose lines rejoin at
+    /// nearly every generation (each child of the two before it, say, which grows with the square
+    /// of the generations) meets this bound, and `search(from:to:)` then says the answer is not
+    /// known rather than "not related".
+    public static let ancestryBudget = 1_000_000
+    /// How many such pairs the ancestries of all the members of one `relationships(from:toEach:)`
+    /// or `closestRelationships(from:toEach:)` may hold together: past it, the members left are
+    /// related by marriage only, so no file makes a chart's labels take hours (one line of
+    /// 100,000 generations: each person's line followed to its end would be 5 billion pairs).
+    public static let everyoneBudget = 20_000_000
 
     /// A calculator over `graph`; each person's ancestry is read once and cached per query.
     public init(_ graph: FamilyGraph) {
@@ -107,7 +116,15 @@ public struct RelationshipCalculator: Sendable {
     /// Every distinct way B is related to A, closest first; empty when they are not related.
     /// `a` and `b` are positions in `graph.members` (`graph.index(of:)` gives one for an id).
     public func relationships(from a: Int, to b: Int) -> [Relationship] {
-        relationships(from: Ancestry(of: a, in: self), to: b)
+        search(from: a, to: b).relationships
+    }
+
+    /// Every distinct way B is related to A, closest first, and whether every ancestor of both
+    /// was looked at (false only past `ancestryBudget`: then an empty list does not mean "not
+    /// related").
+    public func search(from a: Int, to b: Int) -> (relationships: [Relationship], isComplete: Bool) {
+        var budget = Self.ancestryBudget
+        return relationships(from: Ancestry(of: a, in: self), to: b, budgetLeft: &budget)
     }
 
     /// Every distinct way the member with id `b` is related to the member with id `a`, closest
@@ -125,100 +142,208 @@ public struct RelationshipCalculator: Sendable {
     /// The relationships to A of each of `members` (positions), in their order: A's ancestry is
     /// read once, and only these members are related to it (a chart's few people in a big tree).
     public func relationships(from a: Int, toEach members: [Int]) -> [[Relationship]] {
-        let ancestry = Ancestry(of: a, in: self)
-        return members.map { relationships(from: ancestry, to: $0) }
+        let ancestry = Ancestry(of: a, in: self, prunes: true)
+        var left = Self.everyoneBudget
+        return members.map { relationships(from: ancestry, to: $0, budgetLeft: &left).relationships }
     }
 
-    /// One member's ancestry by generation, and the generations each ancestor stands at.
+    /// The closest relationship to A of each of `members` (what a chart's labels say), the same
+    /// as the first of `relationships(from:toEach:)`: B's lines are followed up only until no
+    /// closer common ancestor can come, so a royal pedigree's thousands of far ways are not counted.
+    public func closestRelationships(from a: Int, toEach members: [Int]) -> [Relationship?] {
+        let ancestry = Ancestry(of: a, in: self, prunes: true)
+        var left = Self.everyoneBudget
+        return members.map { b in
+            let sex = sex(of: b)
+            if ancestry.member == b { return Relationship(kind: .same, sex: sex) }
+            var budget = min(left, Self.ancestryBudget)
+            let granted = budget
+            let blood = closestBloodRelationship(from: ancestry, to: b, sex: sex, budget: &budget)
+            left -= granted - budget
+            return Self.closestFirst((blood.map { [$0] } ?? []) + marriageRelationships(from: a, to: b, sex: sex)).first
+        }
+    }
+
+    /// One member's ancestry by generation, the generations each ancestor stands at, and who can
+    /// share an ancestor with them at all.
     struct Ancestry {
         let member: Int
         let levels: [Set<Int>]
         let generationsOf: [Int: [Int]]
+        /// Whether the ancestry was followed to its end (see `ancestryBudget`).
+        let isComplete: Bool
+        /// By member: whether they are one of these ancestors or descend from one. Only such a
+        /// member can lead another's line to a common ancestor, so no other is followed up. Made
+        /// (in time linear in the tree) only for queries of many members (`prunes`).
+        let reachesAncestor: [Bool]?
 
-        init(of member: Int, in calculator: RelationshipCalculator) {
+        init(of member: Int, in calculator: RelationshipCalculator, prunes: Bool = false) {
             self.member = member
-            levels = calculator.ancestry(of: member)
+            var budget = RelationshipCalculator.ancestryBudget
+            (levels, isComplete) = calculator.ancestry(of: member, budget: &budget)
             var generationsOf: [Int: [Int]] = [:]
             for (generation, level) in levels.enumerated() {
                 for ancestor in level { generationsOf[ancestor, default: []].append(generation) }
             }
             self.generationsOf = generationsOf
-        }
-    }
-
-    private func relationships(from a: Ancestry, to b: Int) -> [Relationship] {
-        let sex = graph.members[b].sex.flatMap { $0 == .male || $0 == .female ? $0 : nil }
-        if a.member == b { return [Relationship(kind: .same, sex: sex)] }
-        var found = bloodRelationships(from: a, to: b, sex: sex)
-        found += marriageRelationships(from: a.member, to: b, sex: sex)
-        return found.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
-    }
-
-    /// The members at each number of generations up from `member` (level 0 is the member).
-    private func ancestry(of member: Int) -> [Set<Int>] {
-        var levels: [Set<Int>] = [[member]]
-        while levels.count <= Self.maximumGenerations {
-            let next = Set(levels.last!.flatMap { parents[$0].map(\.parent) })
-            if next.isEmpty { break }
-            levels.append(next)
-        }
-        return levels
-    }
-
-    private func bloodRelationships(from ancestryOfA: Ancestry, to b: Int, sex: Sex?) -> [Relationship] {
-        let a = ancestryOfA.member
-        let up = (a: ancestryOfA.levels, b: ancestry(of: b))
-        // Lowest common ancestors: common at (i, j) with no child common at (i - 1, j - 1) on both
-        // lines. B's ancestors are looked up in A's, so a query costs B's ancestry, not A's times B's.
-        var lowest: [(ancestor: Int, i: Int, j: Int)] = []
-        for (j, levelB) in up.b.enumerated() {
-            for ancestor in levelB.sorted() {
-                for i in ancestryOfA.generationsOf[ancestor] ?? [] {
-                    let throughChild = i > 0 && j > 0 && children[ancestor].contains { up.a[i - 1].contains($0) && up.b[j - 1].contains($0) }
-                    if !throughChild { lowest.append((ancestor, i, j)) }
+            guard prunes else {
+                reachesAncestor = nil
+                return
+            }
+            var reaches = Array(repeating: false, count: calculator.parents.count)
+            var stack = Array(generationsOf.keys)
+            for ancestor in stack { reaches[ancestor] = true }
+            while let next = stack.popLast() {
+                for child in calculator.children[next] where !reaches[child] {
+                    reaches[child] = true
+                    stack.append(child)
                 }
             }
+            reachesAncestor = reaches
         }
-        lowest.sort { ($0.i, $0.j, $0.ancestor) < ($1.i, $1.j, $1.ancestor) }
-        // One relationship per shape; the couple (or single parent) above each line counts once.
-        var byShape: [[Int]: [Set<Int>]] = [:]
+    }
+
+    private func sex(of member: Int) -> Sex? {
+        graph.members[member].sex.flatMap { $0 == .male || $0 == .female ? $0 : nil }
+    }
+
+    /// Closest first (`Relationship.distance`); among equals, in the order found.
+    private static func closestFirst(_ found: [Relationship]) -> [Relationship] {
+        found.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
+    }
+
+    /// Every way B is related to A; B's ancestry takes at most `ancestryBudget` pairs of
+    /// `budgetLeft`, and what it took is taken off.
+    private func relationships(from a: Ancestry, to b: Int, budgetLeft: inout Int) -> (relationships: [Relationship], isComplete: Bool) {
+        let sex = sex(of: b)
+        if a.member == b { return ([Relationship(kind: .same, sex: sex)], true) }
+        var budget = min(budgetLeft, Self.ancestryBudget)
+        let granted = budget
+        defer { budgetLeft -= granted - budget }
+        var (found, isComplete) = bloodRelationships(from: a, to: b, sex: sex, budget: &budget)
+        found += marriageRelationships(from: a.member, to: b, sex: sex)
+        return (Self.closestFirst(found), isComplete && a.isComplete)
+    }
+
+    /// The members at each number of generations up from `member` (level 0 is the member), only
+    /// through members `within` says may (all without it), each (ancestor, generation) pair
+    /// taken from `budget`; and whether the lines were followed to their ends within it. Every
+    /// level takes at least one pair, so even a file with a loop of parents ends.
+    private func ancestry(of member: Int, within reaches: [Bool]? = nil, budget: inout Int) -> (levels: [Set<Int>], isComplete: Bool) {
+        var levels: [Set<Int>] = [[member]]
+        budget -= 1
+        while let next = nextLevel(above: levels.last!, within: reaches, budget: &budget) {
+            guard !next.isEmpty else { return (levels, true) }
+            levels.append(next)
+        }
+        return (levels, false)
+    }
+
+    /// The parents of `level`'s members (those `within` allows), or `nil` when they would overdraw `budget`.
+    private func nextLevel(above level: Set<Int>, within reaches: [Bool]?, budget: inout Int) -> Set<Int>? {
+        var next = Set<Int>()
+        for child in level {
+            for (parent, _) in parents[child] where reaches?[parent] ?? true { next.insert(parent) }
+        }
+        guard budget >= next.count else { return nil }
+        budget -= next.count
+        return next
+    }
+
+    /// A lowest common ancestor of A and B: `ancestor`, `i` generations above A and `j` above B.
+    private typealias Meeting = (ancestor: Int, i: Int, j: Int)
+
+    /// The lowest common ancestors among B's ancestors `j` generations up: common at (i, j) with
+    /// no child common at (i - 1, j - 1) on both lines, by ancestor. B's ancestors are looked up
+    /// in A's, so a query costs B's ancestry, not A's times B's.
+    private func meetings(_ a: Ancestry, levelsOfB: [Set<Int>], j: Int) -> [Meeting] {
+        var found: [Meeting] = []
+        for ancestor in levelsOfB[j].sorted() {
+            for i in a.generationsOf[ancestor] ?? [] {
+                let throughChild = i > 0 && j > 0 && children[ancestor].contains { a.levels[i - 1].contains($0) && levelsOfB[j - 1].contains($0) }
+                if !throughChild { found.append((ancestor, i, j)) }
+            }
+        }
+        return found
+    }
+
+    private func bloodRelationships(from ancestryOfA: Ancestry, to b: Int, sex: Sex?, budget: inout Int) -> (relationships: [Relationship], isComplete: Bool) {
+        guard ancestryOfA.reachesAncestor?[b] ?? true else { return ([], true) }
+        let (levelsOfB, isComplete) = ancestry(of: b, within: ancestryOfA.reachesAncestor, budget: &budget)
+        let lowest = levelsOfB.indices.flatMap { meetings(ancestryOfA, levelsOfB: levelsOfB, j: $0) }
+            .sorted { ($0.i, $0.j, $0.ancestor) < ($1.i, $1.j, $1.ancestor) }
+        // One relationship per shape (i, j), in the order the shapes first come.
         var shapes: [[Int]] = []
-        var ancestorsByShape: [[Int]: [Int]] = [:]
-        var pathByShape: [[Int]: [Int]] = [:]
-        for (ancestor, i, j) in lowest {
-            let shape = [i, j]
-            if byShape[shape] == nil { shapes.append(shape) }
-            ancestorsByShape[shape, default: []].append(ancestor)
-            if pathByShape[shape] == nil { pathByShape[shape] = path(from: a, up: i, to: ancestor, levels: up.a) + path(from: b, up: j, to: ancestor, levels: up.b).reversed().dropFirst() }
-            let couple = coupleAbove(ancestor, i: i, j: j, levels: up)
-            if !(byShape[shape] ?? []).contains(couple) { byShape[shape, default: []].append(couple) }
+        var meetingsOfShape: [[Int]: [Meeting]] = [:]
+        for meeting in lowest {
+            let shape = [meeting.i, meeting.j]
+            if meetingsOfShape[shape] == nil { shapes.append(shape) }
+            meetingsOfShape[shape, default: []].append(meeting)
         }
-        return shapes.compactMap { shape in
-            let (i, j) = (shape[0], shape[1])
-            let kind: Relationship.Kind
-            switch (i, j) {
-            case (0, let n): kind = .descendant(generations: n)
-            case (let n, 0): kind = .ancestor(generations: n)
-            case (1, 1): kind = .sibling
-            case (1, let n): kind = .siblingsDescendant(generations: n - 1)
-            case (let n, 1): kind = .ancestorsSibling(generations: n - 1)
-            default: kind = .cousin(degree: min(i, j) - 1, removed: abs(i - j))
+        let found = shapes.map { relationship(through: meetingsOfShape[$0]!, from: ancestryOfA, to: b, levelsOfB: levelsOfB, sex: sex) }
+        return (found, isComplete)
+    }
+
+    /// The closest of `bloodRelationships` (the least `distance`, i + j; among equals the least
+    /// i), finding B's ancestors one generation at a time until none can be closer.
+    private func closestBloodRelationship(from ancestryOfA: Ancestry, to b: Int, sex: Sex?, budget: inout Int) -> Relationship? {
+        guard ancestryOfA.reachesAncestor?[b] ?? true else { return nil }
+        var levelsOfB: [Set<Int>] = [[b]]
+        budget -= 1
+        var best: [Meeting] = []
+        while true {
+            let j = levelsOfB.count - 1
+            for meeting in meetings(ancestryOfA, levelsOfB: levelsOfB, j: j) {
+                guard let first = best.first else { best = [meeting]; continue }
+                let (distance, bestDistance) = (meeting.i + j, first.i + first.j)
+                if (distance, meeting.i) < (bestDistance, first.i) {
+                    best = [meeting]
+                } else if (distance, meeting.i) == (bestDistance, first.i) {
+                    best.append(meeting)
+                }
             }
-            var relationship = Relationship(kind: kind, sex: sex)
-            let couples = byShape[shape] ?? []
-            if i > 0, j > 0 {
-                relationship.isHalf = couples.allSatisfy { $0.count < 2 }
-                relationship.isDouble = couples.filter { $0.count == 2 }.count >= 2
-            }
-            relationship.commonAncestors = ancestorsByShape[shape] ?? []
-            relationship.path = pathByShape[shape] ?? []
-            let ties = zip(relationship.path, relationship.path.dropFirst()).flatMap { step in
-                parents[step.0].filter { $0.parent == step.1 }.map(\.kind) + parents[step.1].filter { $0.parent == step.0 }.map(\.kind)
-            }
-            relationship.isByAdoption = ties.contains(.adopted)
-            relationship.isByFostering = !relationship.isByAdoption && ties.contains(.foster)
-            return relationship
+            // Anything met further up is j + 1 or more generations away.
+            if let first = best.first, j + 1 > first.i + first.j { break }
+            guard let next = nextLevel(above: levelsOfB[j], within: ancestryOfA.reachesAncestor, budget: &budget), !next.isEmpty else { break }
+            levelsOfB.append(next)
         }
+        return best.isEmpty ? nil : relationship(through: best, from: ancestryOfA, to: b, levelsOfB: levelsOfB, sex: sex)
+    }
+
+    /// The relationship of one shape from its lowest common ancestors (by ancestor): its words,
+    /// whether half or double (the couple, or single parent, above each line counts once), and
+    /// the path through the first.
+    private func relationship(through meetings: [Meeting], from ancestryOfA: Ancestry, to b: Int, levelsOfB: [Set<Int>], sex: Sex?) -> Relationship {
+        let (i, j) = (meetings[0].i, meetings[0].j)
+        let up = (a: ancestryOfA.levels, b: levelsOfB)
+        let kind: Relationship.Kind
+        switch (i, j) {
+        case (0, let n): kind = .descendant(generations: n)
+        case (let n, 0): kind = .ancestor(generations: n)
+        case (1, 1): kind = .sibling
+        case (1, let n): kind = .siblingsDescendant(generations: n - 1)
+        case (let n, 1): kind = .ancestorsSibling(generations: n - 1)
+        default: kind = .cousin(degree: min(i, j) - 1, removed: abs(i - j))
+        }
+        var relationship = Relationship(kind: kind, sex: sex)
+        var couples: [Set<Int>] = []
+        for meeting in meetings {
+            let couple = coupleAbove(meeting.ancestor, i: i, j: j, levels: up)
+            if !couples.contains(couple) { couples.append(couple) }
+        }
+        if i > 0, j > 0 {
+            relationship.isHalf = couples.allSatisfy { $0.count < 2 }
+            relationship.isDouble = couples.filter { $0.count == 2 }.count >= 2
+        }
+        relationship.commonAncestors = meetings.map(\.ancestor)
+        let first = meetings[0].ancestor
+        relationship.path = path(from: ancestryOfA.member, up: i, to: first, levels: up.a) + path(from: b, up: j, to: first, levels: up.b).reversed().dropFirst()
+        let ties = zip(relationship.path, relationship.path.dropFirst()).flatMap { step in
+            parents[step.0].filter { $0.parent == step.1 }.map(\.kind) + parents[step.1].filter { $0.parent == step.0 }.map(\.kind)
+        }
+        relationship.isByAdoption = ties.contains(.adopted)
+        relationship.isByFostering = !relationship.isByAdoption && ties.contains(.foster)
+        return relationship
     }
 
     /// The common ancestors above the two lines' children that meet at `ancestor`: both parents of

@@ -227,11 +227,12 @@ extension WebApp {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
         let graph = try Self.graph(of: snapshot, tree: tree, hidingLiving: try await hidesLiving(from: caller.user, in: tree))
-        guard graph.index(of: from) != nil, graph.index(of: to) != nil else {
+        guard let a = graph.index(of: from), let b = graph.index(of: to) else {
             throw APIFailure.notFound("no one in this tree has the id \"\((graph.index(of: from) == nil ? from : to).prefix(80))\"")
         }
         struct Answer: Encodable { let words: String? }
-        let words = from == to ? "you" : RelationshipCalculator(graph).relationships(from: from, to: to)?.first?.english
+        // The closest only: a royal pedigree's first person relates to the last in thousands of ways.
+        let words = from == to ? "you" : RelationshipCalculator(graph).closestRelationships(from: a, toEach: [b])[0]?.english
         return try Self.json(Answer(words: words))
     }
 

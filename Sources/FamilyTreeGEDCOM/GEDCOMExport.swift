@@ -70,6 +70,9 @@ public struct GEDCOMExport: Sendable {
                     let kept = nameParts!.children.remove(at: index)
                     if let written = kept.value, kept.children.isEmpty, Self.sameNames(written, value) { return text(tag, written, level: 2) }
                 }
+                // A comma in a GIVN or SURN separates names ("García, López"): a name with a comma of
+                // its own ("of Wessex, Queen of Northumbria") is left to the NAME line, which keeps it.
+                guard !value.contains(",") else { return [] }
                 return ["2 \(tag) \(escaped(value))"]
             }
             lines += part("GIVN", given)

@@ -368,8 +368,9 @@ struct GEDCOMTreeBuilder: Sendable {
             where !piece.isEmpty && !fromName.isEmpty && GEDCOMTreeBuilder.nameKey(piece) != GEDCOMTreeBuilder.nameKey(fromName) {
                 warn(.name, name.line, "\(tag) \"\(piece)\" of @\(id)@ differs from the NAME line's \"\(fromName)\"; \(tag) kept")
             }
-            // PAF writes a given name of several words with underscores: "Henry_VIII" is one name.
-            let words = given.split(separator: " ").map { String($0).replacing("_", with: " ") }
+            // PAF writes a given name of several words with underscores: "Henry_VIII" is one name;
+            // underscores alone ("____ /Mitchell/") stand for a name not known.
+            let words = given.split(separator: " ").map { String($0).replacing("_", with: " ").trimmingSpaces }.filter { !$0.isEmpty }
             member.firstName = words.first ?? ""
             member.middleName = words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
             var last = surname.replacing("_", with: " ").trimmingSpaces

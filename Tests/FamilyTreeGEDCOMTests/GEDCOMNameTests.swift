@@ -72,4 +72,38 @@ import FamilyTree
         #expect(json.contains("\"suffix\": \"Jr.\""))
         #expect(try FamilyGraph(json: Array(json.utf8)).members.first?.suffix == "Jr.")
     }
+
+    /// A comma inside one name ("of Wessex, Queen of Northumbria" in IvarKingOfDublin.ged) would
+    /// be read back from a SURN as two names joined by a space: such a name is left to the NAME
+    /// line, and comes back as it was; a comma list the file wrote ("García, López") stays.
+    @Test func aNameWithACommaComesBackWithIt() throws {
+        let (people, _) = try Self.people("""
+        0 @W@ INDI
+        1 NAME Eadflaed /of Wessex, Queen of Northumbria/
+        0 @T@ INDI
+        1 NAME Trehaian,
+        0 @G@ INDI
+        1 NAME María /García López/
+        2 SURN García, López
+
+        """)
+        let graph = try FamilyGraph(document: TreeDocument(members: ["W", "T", "G"].map { people[$0]! }))
+        for version in GEDCOMExport.Version.allCases {
+            let text = GEDCOMExport(version: version).write(graph)
+            #expect(!text.contains("SURN of Wessex") && text.contains("2 SURN García, López\n"), "\(version)")
+            let back = Dictionary(uniqueKeysWithValues: try GEDCOMImport(bytes: Array(text.utf8)).document.members.map { ($0.id, $0) })
+            #expect(back["W"]?.lastName == "of Wessex, Queen of Northumbria" && back["W"]?.firstName == "Eadflaed", "\(version)")
+            #expect(back["T"]?.firstName == "Trehaian,", "\(version)")
+            #expect(back["G"]?.lastName == "García López", "\(version)")
+        }
+    }
+
+    /// PAF's underscores join the words of one given name; underscores alone (pres2020.ged:
+    /// "____ /Mitchell/") stand for a name not known, not a name of four spaces.
+    @Test func underscoresAloneAreNoName() throws {
+        let (people, _) = try Self.people("0 @U@ INDI\n1 NAME ____ /Mitchell/\n0 @H@ INDI\n1 NAME Henry_VIII /Tudor/\n0 @M@ INDI\n1 NAME _Mary /Ball/\n")
+        #expect(people["U"]?.firstName == "" && people["U"]?.middleName == nil && people["U"]?.lastName == "Mitchell")
+        #expect(people["H"]?.firstName == "Henry VIII" && people["H"]?.middleName == nil)
+        #expect(people["M"]?.firstName == "Mary")
+    }
 }

@@ -84,7 +84,9 @@ struct RelationCommand: ParsableCommand {
         }
         if !all {
             let more = found.count > 1 ? " (and related \(found.count - 1) more way\(found.count == 2 ? "" : "s"): --all lists them)" : ""
-            Console.say("\(name(b)) is \(name(a))'s \(closest.english)\(more)\n")
+            // A search cut by its budget may have missed a closer way.
+            let cut = searchedWhole ? "" : " (their ancestries rejoin too often to be searched whole: a closer way may be missed)"
+            Console.say("\(name(b)) is \(name(a))'s \(closest.english)\(more)\(cut)\n")
             return
         }
         var lines: [String] = []
@@ -95,6 +97,7 @@ struct RelationCommand: ParsableCommand {
                 lines.append("  path: " + relationship.path.map(name).joined(separator: " → "))
             }
         }
+        if !searchedWhole { lines.append("(their ancestries rejoin too often to be searched whole: other ways may be missed)") }
         Console.say(lines.joined(separator: "\n") + "\n")
     }
 }

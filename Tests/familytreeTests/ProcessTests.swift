@@ -139,5 +139,8 @@ import TestSupport
         #expect(unfinished.status == 0 && unfinished.stdout.contains("may be related") && !unfinished.stdout.contains("are not related"), "\(unfinished.stdout)")
         let json = try ChildProcess.run(ProcessTests.binary, ["relation", "p0", "p3199", "--tree", ladder, "--format", "json"])
         #expect(json.stdout.contains("\"complete\": false"), "\(json.stdout)")
+        // Found, but by a search cut short (the first person's own ancestry is past the budget).
+        let cut = try ChildProcess.run(ProcessTests.binary, ["relation", "p3199", "p3197", "--tree", ladder])
+        #expect(cut.stdout.hasPrefix("P3197 is P3199's parent") && cut.stdout.contains("a closer way may be missed"), "\(cut.stdout)")
     }
 }

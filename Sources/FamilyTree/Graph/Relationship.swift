@@ -86,9 +86,11 @@ public struct RelationshipCalculator: Sendable {
     /// known rather than "not related".
     public static let ancestryBudget = 1_000_000
     /// How many such pairs the ancestries of all the members of one `relationships(from:toEach:)`
-    /// or `closestRelationships(from:toEach:)` may hold together: past it, the members left are
-    /// related by marriage only, so no file makes a chart's labels take hours (one line of
-    /// 100,000 generations: each person's line followed to its end would be 5 billion pairs).
+    /// or `closestRelationships(from:toEach:)` may hold together: past it, a member's lines are
+    /// followed only as far as the pairs left allow (the member met then is not searched past
+    /// that, the members after by marriage only), so no file makes a chart's labels take hours
+    /// (one line of 100,000 generations: each person's line followed to its end would be 5
+    /// billion pairs).
     public static let everyoneBudget = 20_000_000
 
     /// A calculator over `graph`; each person's ancestry is read once and cached per query.
@@ -156,10 +158,7 @@ public struct RelationshipCalculator: Sendable {
         return members.map { b in
             let sex = sex(of: b)
             if ancestry.member == b { return Relationship(kind: .same, sex: sex) }
-            var budget = min(left, Self.ancestryBudget)
-            let granted = budget
-            let blood = closestBloodRelationship(from: ancestry, to: b, sex: sex, budget: &budget)
-            left -= granted - budget
+            let blood = Self.spending(&left) { closestBloodRelationship(from: ancestry, to: b, sex: sex, budget: &$0) }
             return Self.closestFirst((blood.map { [$0] } ?? []) + marriageRelationships(from: a, to: b, sex: sex)).first
         }
     }
@@ -212,15 +211,19 @@ public struct RelationshipCalculator: Sendable {
         found.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
     }
 
-    /// Every way B is related to A; B's ancestry takes at most `ancestryBudget` pairs of
-    /// `budgetLeft`, and what it took is taken off.
+    /// `search` with at most `ancestryBudget` pairs of `budgetLeft`, what it spent taken off.
+    private static func spending<Result>(_ budgetLeft: inout Int, _ search: (inout Int) -> Result) -> Result {
+        var budget = min(budgetLeft, ancestryBudget)
+        let granted = budget
+        defer { budgetLeft -= granted - budget }
+        return search(&budget)
+    }
+
+    /// Every way B is related to A, B's ancestry taking its pairs from `budgetLeft`.
     private func relationships(from a: Ancestry, to b: Int, budgetLeft: inout Int) -> (relationships: [Relationship], isComplete: Bool) {
         let sex = sex(of: b)
         if a.member == b { return ([Relationship(kind: .same, sex: sex)], true) }
-        var budget = min(budgetLeft, Self.ancestryBudget)
-        let granted = budget
-        defer { budgetLeft -= granted - budget }
-        var (found, isComplete) = bloodRelationships(from: a, to: b, sex: sex, budget: &budget)
+        var (found, isComplete) = Self.spending(&budgetLeft) { bloodRelationships(from: a, to: b, sex: sex, budget: &$0) }
         found += marriageRelationships(from: a.member, to: b, sex: sex)
         return (Self.closestFirst(found), isComplete && a.isComplete)
     }
@@ -255,11 +258,16 @@ public struct RelationshipCalculator: Sendable {
 
     /// The lowest common ancestors among B's ancestors `j` generations up: common at (i, j) with
     /// no child common at (i - 1, j - 1) on both lines, by ancestor. B's ancestors are looked up
-    /// in A's, so a query costs B's ancestry, not A's times B's.
-    private func meetings(_ a: Ancestry, levelsOfB: [Set<Int>], j: Int) -> [Meeting] {
+    /// in A's, so a query costs B's ancestry, not A's times B's; each (ancestor, i) looked at is
+    /// taken from `budget` (where lines rejoin at every generation, an ancestor stands at
+    /// hundreds of i), and `nil` says it ran out.
+    private func meetings(_ a: Ancestry, levelsOfB: [Set<Int>], j: Int, budget: inout Int) -> [Meeting]? {
         var found: [Meeting] = []
         for ancestor in levelsOfB[j].sorted() {
-            for i in a.generationsOf[ancestor] ?? [] {
+            guard let generations = a.generationsOf[ancestor] else { continue }
+            guard budget >= generations.count else { return nil }
+            budget -= generations.count
+            for i in generations {
                 let throughChild = i > 0 && j > 0 && children[ancestor].contains { a.levels[i - 1].contains($0) && levelsOfB[j - 1].contains($0) }
                 if !throughChild { found.append((ancestor, i, j)) }
             }
@@ -269,9 +277,16 @@ public struct RelationshipCalculator: Sendable {
 
     private func bloodRelationships(from ancestryOfA: Ancestry, to b: Int, sex: Sex?, budget: inout Int) -> (relationships: [Relationship], isComplete: Bool) {
         guard ancestryOfA.reachesAncestor?[b] ?? true else { return ([], true) }
-        let (levelsOfB, isComplete) = ancestry(of: b, within: ancestryOfA.reachesAncestor, budget: &budget)
-        let lowest = levelsOfB.indices.flatMap { meetings(ancestryOfA, levelsOfB: levelsOfB, j: $0) }
-            .sorted { ($0.i, $0.j, $0.ancestor) < ($1.i, $1.j, $1.ancestor) }
+        var (levelsOfB, isComplete) = ancestry(of: b, within: ancestryOfA.reachesAncestor, budget: &budget)
+        var lowest: [Meeting] = []
+        for j in levelsOfB.indices {
+            guard let met = meetings(ancestryOfA, levelsOfB: levelsOfB, j: j, budget: &budget) else {
+                isComplete = false
+                break
+            }
+            lowest += met
+        }
+        lowest.sort { ($0.i, $0.j, $0.ancestor) < ($1.i, $1.j, $1.ancestor) }
         // One relationship per shape (i, j), in the order the shapes first come.
         var shapes: [[Int]] = []
         var meetingsOfShape: [[Int]: [Meeting]] = [:]
@@ -293,7 +308,8 @@ public struct RelationshipCalculator: Sendable {
         var best: [Meeting] = []
         while true {
             let j = levelsOfB.count - 1
-            for meeting in meetings(ancestryOfA, levelsOfB: levelsOfB, j: j) {
+            guard let met = meetings(ancestryOfA, levelsOfB: levelsOfB, j: j, budget: &budget) else { break }
+            for meeting in met {
                 guard let first = best.first else { best = [meeting]; continue }
                 let (distance, bestDistance) = (meeting.i + j, first.i + first.j)
                 if (distance, meeting.i) < (bestDistance, first.i) {

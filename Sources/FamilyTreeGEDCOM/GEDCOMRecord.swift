@@ -13,6 +13,8 @@ struct GEDCOMRecord: Sendable {
 
     func first(_ tag: String) -> GEDCOMRecord? { children.first { $0.tag == tag } }
     func all(_ tag: String) -> [GEDCOMRecord] { children.filter { $0.tag == tag } }
+    /// How many substructures have `tag`.
+    func count(_ tag: String) -> Int { children.count { $0.tag == tag } }
 
     /// The same record with its line, and its substructures' lines, `count` further on.
     mutating func shiftLines(by count: Int) {

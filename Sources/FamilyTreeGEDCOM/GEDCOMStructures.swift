@@ -30,10 +30,10 @@ enum GEDCOMStructures {
         let value = record.value.trimmingSpaces
         if !value.isEmpty { event.value = record.value }
         var rest: [RecordedStructure] = []
-        var readOnce: Set<String> = []
+        var readOnce = TagsSeen()
         for child in record.children {
             // Each field is read from its first structure; a second (rare, and invalid) is kept.
-            let first = readOnce.insert(child.tag).inserted
+            let first = readOnce.insert(child.tag)
             switch child.tag {
             case "TYPE" where first && child.children.isEmpty:
                 event.type = child.value

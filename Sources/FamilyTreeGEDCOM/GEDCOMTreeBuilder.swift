@@ -364,16 +364,19 @@ struct GEDCOMTreeBuilder: Sendable {
             let surnamePieces = name.first("SURN").map { GEDCOMTreeBuilder.nameList($0.value) } ?? ""
             let given = givenPieces.isEmpty ? nameGiven : givenPieces
             let surname = surnamePieces.isEmpty ? parts.surname : surnamePieces
-            for (piece, tag, fromName) in [(givenPieces, "GIVN", nameGiven), (surnamePieces, "SURN", parts.surname)]
-            where !piece.isEmpty && !fromName.isEmpty && GEDCOMTreeBuilder.nameKey(piece) != GEDCOMTreeBuilder.nameKey(fromName) {
+            func compare(_ piece: String, _ tag: String, _ fromName: String) {
+                guard !piece.isEmpty, !fromName.isEmpty, piece != fromName,
+                      GEDCOMTreeBuilder.nameKey(piece) != GEDCOMTreeBuilder.nameKey(fromName) else { return }
                 warn(.name, name.line, "\(tag) \"\(piece)\" of @\(id)@ differs from the NAME line's \"\(fromName)\"; \(tag) kept")
             }
+            compare(givenPieces, "GIVN", nameGiven)
+            compare(surnamePieces, "SURN", parts.surname)
             // PAF writes a given name of several words with underscores: "Henry_VIII" is one name;
             // underscores alone ("____ /Mitchell/") stand for a name not known.
-            let words = given.split(separator: " ").map { String($0).replacing("_", with: " ").trimmingSpaces }.filter { !$0.isEmpty }
+            let words = given.split(separator: " ").map { GEDCOMTreeBuilder.underscoresAsSpaces(String($0)).trimmingSpaces }.filter { !$0.isEmpty }
             member.firstName = words.first ?? ""
             member.middleName = words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
-            var last = surname.replacing("_", with: " ").trimmingSpaces
+            var last = GEDCOMTreeBuilder.underscoresAsSpaces(surname).trimmingSpaces
             if surnameCase == .title { last = GEDCOMTreeBuilder.titleCased(last) }
             member.lastName = last.isEmpty ? nil : last
             let suffix = (name.first("NSFX")?.value ?? parts.suffix).trimmingSpaces
@@ -388,17 +391,20 @@ struct GEDCOMTreeBuilder: Sendable {
                 warn(.sex, sex.line, "SEX \"\(sex.value)\" of @\(id)@ is not M, F, X or U; read as unknown")
             }
         }
-        for (tag, what) in [("BIRT", "birth"), ("DEAT", "death")] {
-            guard let event = record.first(tag), let dateRecord = event.first("DATE") else { continue }
+        func readDate(of tag: String, _ what: String) -> (date: PartialDate?, phrase: String?) {
+            guard let event = record.first(tag), let dateRecord = event.first("DATE") else { return (nil, nil) }
             let text = GEDCOMTreeBuilder.dateText(dateRecord)
-            guard !text.isEmpty else { continue }
-            if let date = GEDCOMDate.parse(text) {
-                if tag == "BIRT" { member.birthday = date } else { member.deathDate = date }
-            } else {
-                if tag == "BIRT" { member.birthPhrase = text } else { member.deathPhrase = text }
-                warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept as written")
-            }
+            guard !text.isEmpty else { return (nil, nil) }
+            if let date = GEDCOMDate.parse(text) { return (date, nil) }
+            warn(.date, dateRecord.line, "\(what) date \"\(text)\" of @\(id)@ is not a date familytree can place; kept as written")
+            return (nil, text)
         }
+        let birth = readDate(of: "BIRT", "birth")
+        let death = readDate(of: "DEAT", "death")
+        if let date = birth.date { member.birthday = date }
+        if let phrase = birth.phrase { member.birthPhrase = phrase }
+        if let date = death.date { member.deathDate = date }
+        if let phrase = death.phrase { member.deathPhrase = phrase }
         // GEDCOM 7's sort date orders siblings when the birth date cannot.
         if let sortText = record.first("BIRT")?.first("SDATE").map(GEDCOMTreeBuilder.dateText), !sortText.isEmpty {
             member.sortDate = GEDCOMDate.parse(sortText)
@@ -410,13 +416,13 @@ struct GEDCOMTreeBuilder: Sendable {
     /// What a person's record says beyond names, sex and links: events with their places, notes
     /// and sources, the first plain note, citations; everything else kept as written.
     private func readGenealogy(of record: GEDCOMRecord, into member: inout Member) {
-        var seen: Set<String> = []
-        let births = record.all("BIRT").count
-        let deaths = record.all("DEAT").count
+        var seen = TagsSeen()
+        let births = record.count("BIRT")
+        let deaths = record.count("DEAT")
         var events: [LifeEvent] = []
         var recorded: [RecordedStructure] = []
         for child in record.children {
-            let first = seen.insert(child.tag).inserted
+            let first = seen.insert(child.tag)
             switch child.tag {
             case "NAME" where first:
                 // GIVN and SURN written otherwise than the exporter writes them (comma lists, a
@@ -466,11 +472,11 @@ struct GEDCOMTreeBuilder: Sendable {
     /// What a family's record says beyond partners and children: its events and sources, and
     /// everything else kept as written.
     private func readGenealogy(of record: GEDCOMRecord, into family: inout Family) {
-        var seen: Set<String> = []
-        let marriages = record.all("MARR").count
-        let divorces = record.all("DIV").count
+        var seen = TagsSeen()
+        let marriages = record.count("MARR")
+        let divorces = record.count("DIV")
         for child in record.children {
-            let first = seen.insert(child.tag).inserted
+            let first = seen.insert(child.tag)
             switch child.tag {
             case "HUSB" where child.pointer == nil, "WIFE" where child.pointer == nil, "CHIL" where child.pointer == nil:
                 family.recorded.append(GEDCOMStructures.recorded(child))
@@ -503,18 +509,35 @@ struct GEDCOMTreeBuilder: Sendable {
 
     /// A GIVN or SURN value: names separated by commas, as GEDCOM lists them, joined by spaces.
     static func nameList(_ value: String) -> String {
-        value.split(separator: ",").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+        if !value.utf8.contains(0x2C), let plain = singleSpaced(value[...]) { return plain }
+        return value.split(separator: ",").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// A name compared without case, spacing and the punctuation files disagree on.
     static func nameKey(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+        // ASCII (most names) byte by byte: its letters lowercased and its digits, as below.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            let kept = name.utf8.compactMap { byte -> UInt8? in
+                switch byte {
+                case 0x41...0x5A: byte + 0x20
+                case 0x61...0x7A, 0x30...0x39: byte
+                default: nil
+                }
+            }
+            return String(decoding: kept, as: UTF8.self)
+        }
+        return String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+    }
+
+    /// `text` with each underscore a space (PAF's spaces within a name).
+    static func underscoresAsSpaces(_ text: String) -> String {
+        text.utf8.contains(0x5F) ? text.replacing("_", with: " ") : text
     }
 
     /// The quoted nickname in given names and the names without it, when there is one.
     static func quotedNickname(in given: String) -> (nickname: String, rest: String)? {
-        guard let open = given.firstIndex(of: "\""), let close = given[given.index(after: open)...].firstIndex(of: "\"") else { return nil }
+        guard given.utf8.contains(0x22), let open = given.firstIndex(of: "\""), let close = given[given.index(after: open)...].firstIndex(of: "\"") else { return nil }
         let nickname = given[given.index(after: open)..<close].trimmingSpaces
         guard !nickname.isEmpty else { return nil }
         let rest = (given[..<open] + given[given.index(after: close)...]).split(separator: " ").joined(separator: " ")
@@ -536,12 +559,44 @@ struct GEDCOMTreeBuilder: Sendable {
 
     /// `Given /Surname/ Suffix`, with the quirks of real files (`Charlemagne  //`, no space before the slash).
     static func nameParts(_ value: String) -> (given: String, surname: String, suffix: String) {
-        let pieces = value.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        func clean(_ text: Substring) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+        // In ASCII every character is one byte (but CR LF, neither a slash nor a space): the
+        // bytes split as the characters do, and much faster.
+        let pieces = value.utf8.allSatisfy({ $0 < 0x80 })
+            ? value.utf8.split(separator: 0x2F, maxSplits: 2, omittingEmptySubsequences: false).map { Substring($0) }
+            : value.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        func clean(_ text: Substring) -> String {
+            singleSpaced(text) ?? text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        }
         switch pieces.count {
         case 1: return (clean(pieces[0]), "", "")
         case 2: return (clean(pieces[0]), clean(pieces[1]), "")
         default: return (clean(pieces[0]), clean(pieces[1]), clean(pieces[2]))
         }
+    }
+
+    /// `text` as it is when its words are already single-spaced (no tab, no space at either end, no
+    /// two spaces together): what splitting it at spaces and tabs and joining the words with one
+    /// space gives. `nil` when it is not, and the words must be split.
+    static func singleSpaced(_ text: Substring) -> String? {
+        let bytes = text.utf8
+        guard bytes.first != 0x20, bytes.last != 0x20 else { return nil }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == 0x09 || (byte == 0x20 && previous == 0x20) { return nil }
+            previous = byte
+        }
+        return String(text)
+    }
+}
+
+/// The tags a record's reading has met: a handful, so a list searched in turn, not a hashed set.
+struct TagsSeen {
+    private var tags: [String] = []
+
+    /// Whether `tag` is new (and now seen).
+    mutating func insert(_ tag: String) -> Bool {
+        guard !tags.contains(tag) else { return false }
+        tags.append(tag)
+        return true
     }
 }

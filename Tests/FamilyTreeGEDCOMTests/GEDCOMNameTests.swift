@@ -106,4 +106,25 @@ import FamilyTree
         #expect(people["H"]?.firstName == "Henry VIII" && people["H"]?.middleName == nil)
         #expect(people["M"]?.firstName == "Mary")
     }
+
+    /// The name helpers take shortcuts on bytes where a name allows (ASCII, already single-spaced,
+    /// no underscore or quote): on awkward names they give what the character-by-character
+    /// definitions give.
+    @Test(arguments: [
+        "John Fitzgerald", "  John   Fitzgerald ", "John\tFitzgerald", "Henry_VIII", "____", "Kathleen \"Kick\"",
+        "María José", "Zoë  Ann", "a \u{301}b", "a \u{301}", " \u{301}a", "/\u{301}x/ y", "Jo\r\nAnn", "O'Brien-Smith 3rd",
+        "Ægir", "ÉLISE", "x,\u{301}y", "García, López", "", " ", "/", "//", "a/b/c/d", "Anne /Boleyn/ Queen",
+    ])
+    func nameHelpersAgreeWithTheirDefinitions(_ name: String) {
+        func words(_ text: Substring) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+        let key = String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+        #expect(GEDCOMTreeBuilder.nameKey(name) == key)
+        #expect(GEDCOMTreeBuilder.underscoresAsSpaces(name) == name.replacing("_", with: " "))
+        #expect(GEDCOMTreeBuilder.singleSpaced(name[...]).map { $0 == words(name[...]) } ?? true)
+        let list = name.split(separator: ",").map { words($0) }.filter { !$0.isEmpty }.joined(separator: " ")
+        #expect(GEDCOMTreeBuilder.nameList(name) == list)
+        let pieces = name.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).map(words)
+        let parts = GEDCOMTreeBuilder.nameParts(name)
+        #expect([parts.given, parts.surname, parts.suffix].prefix(pieces.count) == pieces[...])
+    }
 }

@@ -185,7 +185,10 @@ struct Layering {
                 }
             }
         }
-        var edges = pairs.map { NetworkSimplex.Edge(tail: $0.0, head: $0.1, minLength: 1, weight: weightOfPair[$0.0 * count + $0.1]!) }
+        let (standIn, alike) = leavesAlike(pairs: pairs, weightOfPair: weightOfPair, children: children, siblings: siblings)
+        var edges = pairs.filter { standIn[$0.1] == $0.1 }.map {
+            NetworkSimplex.Edge(tail: $0.0, head: $0.1, minLength: 1, weight: weightOfPair[$0.0 * count + $0.1]! * alike[$0.1])
+        }
         var ranks = layer
         // Each sibling group is a node just above (or level with) its highest member: its edges
         // down to the members measure how far the group is spread.
@@ -194,11 +197,49 @@ struct Layering {
             let node = ranks.count
             let members = siblings.members.items[siblings.members.range(group)]
             ranks.append(members.map { layer[$0] }.min()!)
-            for member in members { edges.append(NetworkSimplex.Edge(tail: node, head: member, minLength: 0, weight: siblingSpreadWeight)) }
+            for member in members where standIn[member] == member {
+                edges.append(NetworkSimplex.Edge(tail: node, head: member, minLength: 0, weight: siblingSpreadWeight * alike[member]))
+            }
         }
         var simplex = NetworkSimplex(nodeCount: ranks.count, edges: edges, feasibleRanks: ranks)
         simplex.solve(maxExchanges: 20 * ranks.count + 1_000)
-        return Array(simplex.rank[0..<count])
+        return (0..<count).map { simplex.rank[standIn[$0]] }
+    }
+
+    /// Childless components alike: the same parents by the same number of lines, in the same
+    /// sibling groups. Each such set is ranked as its first one (`standIn`), whose lines count as
+    /// many times as the set has components (`alike`; 1 for every other component).
+    ///
+    /// A childless component's lines all run up, each lengthening as it moves down, so it takes the
+    /// highest layer its parents allow in every optimal ranking: components alike take the same
+    /// one, and one standing in for the rest changes no optimal ranking. Without this, the brothers
+    /// and sisters of one family were one network simplex exchange each (their sibling group takes
+    /// them from their parents one at a time), each renumbering the whole family: 30,000 children of
+    /// one couple took 4.7 s.
+    static func leavesAlike(
+        pairs: [(Int, Int)], weightOfPair: [Int: Int], children: [[Int]], siblings: SiblingGroups
+    ) -> (standIn: [Int], alike: [Int]) {
+        let count = children.count
+        var standIn = Array(0..<count)
+        var alike = Array(repeating: 1, count: count)
+        // Each childless component's parents with their line counts, in the order of `pairs`.
+        var parents = Array(repeating: [Int](), count: count)
+        for (parent, child) in pairs where children[child].isEmpty {
+            parents[child] += [parent, weightOfPair[parent * count + child]!]
+        }
+        var first: [[Int]: Int] = [:]
+        for component in 0..<count where children[component].isEmpty && !parents[component].isEmpty {
+            // Parents sorted (they come in the order lines were read), then the sibling groups.
+            let byParent = stride(from: 0, to: parents[component].count, by: 2).map { (parents[component][$0], parents[component][$0 + 1]) }.sorted { $0 < $1 }
+            let key = byParent.flatMap { [$0.0, $0.1] } + [-1] + siblings.groupsOfComponent.items[siblings.groupsOfComponent.range(component)]
+            if let standing = first[key] {
+                standIn[component] = standing
+                alike[standing] += 1
+            } else {
+                first[key] = component
+            }
+        }
+        return (standIn, alike)
     }
 
     /// Moves families down toward their lowest children while that shortens lines overall (the

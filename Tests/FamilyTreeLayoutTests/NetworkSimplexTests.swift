@@ -163,6 +163,102 @@ import FamilyTree
     }
 }
 
+/// Childless brothers and sisters alike ranked as one (`Layering.leavesAlike`).
+@Suite struct LeavesAlikeTests {
+    typealias Edge = NetworkSimplex.Edge
+
+    /// Sibling groups from lists of member components.
+    static func groups(_ lists: [[Int]], count: Int) -> Layering.SiblingGroups {
+        var ofComponent = Array(repeating: [Int](), count: count)
+        for (group, members) in lists.enumerated() { for member in members { ofComponent[member].append(group) } }
+        return Layering.SiblingGroups(members: CompactGraph.Rows(lists), groupsOfComponent: CompactGraph.Rows(ofComponent))
+    }
+
+    /// Longest-path layers of a component graph given by its children (every edge from a lower number).
+    static func longestPath(_ children: [[Int]]) -> [Int] {
+        var layer = Array(repeating: 0, count: children.count)
+        for (parent, list) in children.enumerated() { for child in list { layer[child] = max(layer[child], layer[parent] + 1) } }
+        return layer
+    }
+
+    /// What a ranking costs: each line's length by its count, and each sibling group's spread below
+    /// its highest member, `siblingSpreadWeight` a layer.
+    static func cost(_ layer: [Int], children: [[Int]], groups: [[Int]]) -> Int {
+        var total = 0
+        for (parent, list) in children.enumerated() { for child in list { total += layer[child] - layer[parent] } }
+        for members in groups {
+            let highest = members.map { layer[$0] }.min()!
+            total += members.reduce(0) { $0 + Layering.siblingSpreadWeight * (layer[$1] - highest) }
+        }
+        return total
+    }
+
+    @Test func thousandsOfChildrenOfOneCoupleAreRankedAsOne() {
+        // Component 0, the couple; 1...5_000 their children, one of whom (1) has a child of their own (5_001).
+        var children = Array(repeating: [Int](), count: 5_002)
+        children[0] = Array(1...5_000)
+        children[1] = [5_001]
+        let siblings = Self.groups([Array(1...5_000)], count: children.count)
+        let pairs = children.enumerated().flatMap { parent, list in list.map { (parent, $0) } }
+        let weights = Dictionary(uniqueKeysWithValues: pairs.map { ($0.0 * children.count + $0.1, 1) })
+        let (standIn, alike) = Layering.leavesAlike(pairs: pairs, weightOfPair: weights, children: children, siblings: siblings)
+        #expect(standIn[1] == 1 && alike[1] == 1, "a child with children of their own stands for themself")
+        #expect((3...5_000).allSatisfy { standIn[$0] == 2 } && alike[2] == 4_999)
+        #expect(standIn[5_001] == 5_001 && standIn[0] == 0)
+        let layers = Layering.optimalLayers(startingFrom: Self.longestPath(children), children: children, siblings: siblings)
+        #expect(layers[0] == 0 && (1...5_000).allSatisfy { layers[$0] == 1 } && layers[5_001] == 2)
+    }
+
+    /// Random family shapes with sets of childless siblings alike (some sharing a second parent,
+    /// some in two sibling groups): ranked with stand-ins, they cost exactly what the network
+    /// simplex on every component finds, the least there is.
+    @Test(arguments: 1...40 as ClosedRange<UInt64>)
+    func rankingWithStandInsIsOptimal(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let inner = 4 + Int(random.next() % 5)
+        var children = Array(repeating: [Int](), count: inner)
+        for parent in 0..<inner {
+            for child in (parent + 1)..<inner where random.next() % 3 == 0 { children[parent].append(child) }
+        }
+        var groupLists: [[Int]] = []
+        // Childless children alike: of one parent or two, two to five of them, now and then in a
+        // sibling group with a child of the same parent who has children.
+        for _ in 0..<(2 + Int(random.next() % 3)) {
+            let parent = Int(random.next() % UInt64(inner))
+            let second = random.next() % 2 == 0 ? Int(random.next() % UInt64(inner)) : parent
+            let first = children.count
+            let alike = 2 + Int(random.next() % 4)
+            for _ in 0..<alike {
+                children.append([])
+                children[parent].append(children.count - 1)
+                if second != parent { children[second].append(children.count - 1) }
+            }
+            var group = Array(first..<children.count)
+            if let sibling = children[parent].first(where: { $0 < inner }), random.next() % 2 == 0 { group.append(sibling) }
+            groupLists.append(group)
+        }
+        let siblings = Self.groups(groupLists, count: children.count)
+        let layers = Layering.optimalLayers(startingFrom: Self.longestPath(children), children: children, siblings: siblings)
+        for (parent, list) in children.enumerated() { for child in list { #expect(layers[child] > layers[parent]) } }
+
+        // Every component in the simplex, as before stand-ins.
+        var edges: [Edge] = []
+        for (parent, list) in children.enumerated() {
+            for child in Set(list).sorted() { edges.append(Edge(tail: parent, head: child, minLength: 1, weight: list.count { $0 == child })) }
+        }
+        var start = Self.longestPath(children)
+        for members in groupLists {
+            let node = start.count
+            start.append(members.map { start[$0] }.min()!)
+            for member in members { edges.append(Edge(tail: node, head: member, minLength: 0, weight: Layering.siblingSpreadWeight)) }
+        }
+        var whole = NetworkSimplex(nodeCount: start.count, edges: edges, feasibleRanks: start)
+        whole.solve(maxExchanges: 100_000)
+        let wholeLayers = Array(whole.rank[0..<children.count])
+        #expect(Self.cost(layers, children: children, groups: groupLists) == Self.cost(wholeLayers, children: children, groups: groupLists))
+    }
+}
+
 /// Positions along the layers from the shortest-lines problem.
 @Suite struct ShortestLinesTests {
     static func placements(of graph: FamilyGraph, options: LayeredLayout.Options = .init()) -> (balanced: Placement, shortest: Placement) {

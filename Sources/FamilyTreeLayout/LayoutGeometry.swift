@@ -37,12 +37,15 @@ struct LayoutGeometry {
         for union in apart {
             let partners = topology.partners[union].map(centre)
             let (low, high) = (partners.min()!, partners.max()!)
-            var others = othersOfLayer[unionLayers[union], default: []]
-            for own in marriageDrops[union].map({ Array($0.values) }) ?? [] {
-                if let index = others.firstIndex(of: own) { others.remove(at: index) }
-            }
-            /// The first of `others` at or beyond `along - step`, found by halving.
-            func firstNear(_ along: Double) -> Int {
+            let layer = unionLayers[union]
+            // The layer's others but this union's own marriage lines: those are read past, not
+            // removed from a copy (a king with 6,000 wives copied 6,000 points 6,000 times).
+            let all = othersOfLayer[layer, default: []]
+            var own: [Double: Int] = [:]
+            for value in marriageDrops[union].map({ Array($0.values) }) ?? [] { own[value, default: 0] += 1 }
+            for (value, count) in own { own[value] = min(count, all.count { $0 == value }) }
+            /// The first of `others` beyond `along - step`, found by halving.
+            func firstNear(_ along: Double, in others: [Double]) -> Int {
                 var (lower, upper) = (0, others.count)
                 while lower < upper {
                     let middle = (lower + upper) / 2
@@ -50,37 +53,50 @@ struct LayoutGeometry {
                 }
                 return lower
             }
+            /// Whether no other stands within a step of `along` (the sorted points' runs of one
+            /// value, less those that are this union's own).
             func isClear(_ along: Double) -> Bool {
-                let index = firstNear(along)
-                return index == others.count || others[index] >= along + step
-            }
-            /// How far the nearest of `others` is.
-            func clearance(_ along: Double) -> Double {
-                let index = firstNear(along)
-                let next = index < others.count ? others[index] - along : .infinity
-                let previous = index > 0 ? along - others[index - 1] : .infinity
-                return min(abs(next), previous)
+                var index = firstNear(along, in: all)
+                while index < all.count, all[index] < along + step {
+                    var run = index
+                    while run < all.count, all[run] == all[index] { run += 1 }
+                    if run - index > own[all[index], default: 0] { return false }
+                    index = run
+                }
+                return true
             }
             let solved = unionAlongs[union]
             let reach = Int(((high - low) / step).rounded(.up))
-            var candidates = [solved]
-            for steps in 1...max(1, reach) {
-                let offset = Double(steps) * step
-                candidates += [solved - offset, solved + offset]
+            /// The places tried in turn: where the lines were shortest, a step further each way
+            /// at a time, the partners' own.
+            func candidate(_ number: Int) -> Double {
+                if number == 0 { return solved }
+                let steps = max(1, reach)
+                if number <= 2 * steps { return solved + (number % 2 == 1 ? -1 : 1) * Double((number + 1) / 2) * step }
+                return number == 2 * steps + 1 ? low : high
             }
-            candidates += [low, high]
-            candidates.removeAll { $0 < low || $0 > high }
-            if let clear = candidates.first(where: isClear) {
+            let candidateCount = 2 * max(1, reach) + 3
+            if let clear = (0..<candidateCount).lazy.map(candidate).first(where: { $0 >= low && $0 <= high && isClear($0) }) {
                 unionAlongs[union] = clear
-            } else if let roomiest = candidates.max(by: { clearance($0) < clearance($1) }), clearance(roomiest) > clearance(solved) {
+            } else {
                 // No place a whole step clear (a king's many wives between the partners): the one
                 // farthest from the others, so no two lines run on top of each other.
-                unionAlongs[union] = roomiest
+                var others = all
+                for (value, count) in own { for _ in 0..<count { others.remove(at: others.firstIndex(of: value)!) } }
+                /// How far the nearest of `others` is.
+                func clearance(_ along: Double) -> Double {
+                    let index = firstNear(along, in: others)
+                    let next = index < others.count ? others[index] - along : .infinity
+                    let previous = index > 0 ? along - others[index - 1] : .infinity
+                    return min(abs(next), previous)
+                }
+                let candidates = (0..<candidateCount).map(candidate).filter { $0 >= low && $0 <= high }
+                if let roomiest = candidates.max(by: { clearance($0) < clearance($1) }), clearance(roomiest) > clearance(solved) {
+                    unionAlongs[union] = roomiest
+                }
             }
             let placed = unionAlongs[union]
-            var layerOthers = othersOfLayer[unionLayers[union], default: []]
-            layerOthers.insert(placed, at: layerOthers.firstIndex { $0 >= placed } ?? layerOthers.count)
-            othersOfLayer[unionLayers[union]] = layerOthers
+            othersOfLayer[layer, default: []].insert(placed, at: all.firstIndex { $0 >= placed } ?? all.count)
         }
     }
 

@@ -159,4 +159,28 @@ import Testing
         // The short way stops as soon as nothing closer can come: the near ones are found whole.
         #expect(calculator.closestRelationships(from: last, toEach: [last - 1, last - 2, last - 40]).map { $0?.kind } == [.ancestor(generations: 1), .ancestor(generations: 1), .ancestor(generations: 20)])
     }
+
+    /// A couple with thousands of children, one of whom married: everyone's relationship to one
+    /// child, and to the parents, read their side only (the parents' 3,000 children were walked,
+    /// and the child's 2,999 brothers and sisters gathered, again for every relative).
+    @Test func aFamilyOfThousandsIsRelatedFromEverySide() throws {
+        let count = 3_000
+        let members = (0..<count).map { #"{"id": "c\#($0)", "firstName": "C\#($0)"}"# }
+            + [#"{"id": "m", "firstName": "M"}"#, #"{"id": "f", "firstName": "F"}"#, #"{"id": "s", "firstName": "S"}"#, #"{"id": "k", "firstName": "K"}"#]
+        let children = (0..<count).map { "\"c\($0)\"" }.joined(separator: ",")
+        let json = #"{"members": [\#(members.joined(separator: ","))], "unions": [{"id": "u", "partners": ["m", "f"], "children": [\#(children)]}, {"id": "w", "partners": ["c7", "s"], "children": ["k"]}]}"#
+        let calculator = RelationshipCalculator(try FamilyGraph(json: Array(json.utf8), file: "family.json"))
+        let graph = calculator.graph
+        let everyone = Array(graph.members.indices)
+        let index = { (id: String) in graph.index(of: id)! }
+        let fromChild = calculator.closestRelationships(from: index("c0"), toEach: everyone)
+        #expect((1..<count).allSatisfy { fromChild[index("c\($0)")]?.kind == .sibling })
+        #expect(fromChild[index("m")]?.kind == .ancestor(generations: 1))
+        #expect(fromChild[index("s")]?.kind == .siblingInLaw, "a brother's wife")
+        #expect(fromChild[index("k")]?.kind == .siblingsDescendant(generations: 1))
+        let fromParent = calculator.closestRelationships(from: index("m"), toEach: everyone)
+        #expect((0..<count).allSatisfy { fromParent[index("c\($0)")]?.kind == .descendant(generations: 1) })
+        #expect(fromParent[index("s")]?.kind == .childInLaw && fromParent[index("k")]?.kind == .descendant(generations: 2))
+        #expect(calculator.relationships(from: index("s"), toEach: [index("c3"), index("m")]).map { $0.first?.kind } == [.siblingInLaw, .parentInLaw])
+    }
 }

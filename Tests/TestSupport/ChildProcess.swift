@@ -9,7 +9,7 @@ import Darwin
 /// input given as text and both outputs collected (`run`), or left running to be signalled and
 /// waited for (`start`).
 ///
-/// Written on `posix_spawn` and `wait4` rather than Foundation's `Process`: on Linux, `Process`
+/// Written on `posix_spawn` and `waitpid` rather than Foundation's `Process`: on Linux, `Process`
 /// learns that a child ended when a socket it passes down is closed, so a child that starts a
 /// daemon (tmux starting its server, `pg_ctl start`) is "running" for as long as the daemon is
 /// (swift-corelibs-foundation#4795), and `waitUntilExit()` hangs the test run; a child it starts
@@ -22,8 +22,6 @@ public enum ChildProcess {
         public let status: Int32
         public let stdout: String
         public let stderr: String
-        /// The most memory the child held at once (its peak resident set), in KiB.
-        public let peakMemoryKB: Int
     }
 
     /// A child that did not finish in time; it was killed.
@@ -67,7 +65,7 @@ public enum ChildProcess {
         let (output, errorOutput, complete) = readBoth(stdout.read, stderr.read, until: deadline)
         do {
             let status = try child.wait(timeLimit: complete ? max(deadline.timeIntervalSinceNow, 0) : 0)
-            return Result(status: status, stdout: text(output), stderr: text(errorOutput), peakMemoryKB: child.peakMemoryKB)
+            return Result(status: status, stdout: text(output), stderr: text(errorOutput))
         } catch is TimedOut {
             throw TimedOut(command: child.command, seconds: timeLimit, stdout: text(output), stderr: text(errorOutput))
         }
@@ -125,20 +123,12 @@ public enum ChildProcess {
         public var description: String { "\(command.joined(separator: " ")) did not say its port within 30 s" }
     }
 
-    /// A child started by this process, waited for with `wait4` (its own, never another's).
+    /// A child started by this process, waited for with `waitpid` (its own, never another's).
     public final class Running: @unchecked Sendable {
         public let pid: pid_t
         public let command: [String]
         private let lock = NSLock()
         private var ended: Int32?
-        private var peakMemory = 0
-
-        /// The child's peak resident set in KiB, once it has ended (0 before).
-        public var peakMemoryKB: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return peakMemory
-        }
 
         init(pid: pid_t, command: [String]) {
             self.pid = pid
@@ -147,6 +137,19 @@ public enum ChildProcess {
 
         /// Whether the child has not ended yet.
         public var isRunning: Bool { reap() == nil }
+
+        /// The most memory the child has held at once so far (its resident high-water mark, in
+        /// KiB), once it runs `executable`; nil before that or after it ended.
+        ///
+        /// Read from /proc while it runs: the `ru_maxrss` a wait reports also counts what the
+        /// test process held when it spawned the child (a spawn shares the parent's memory until
+        /// the exec, and the kernel keeps that mark), hundreds of megabytes in a long test run.
+        public func residentPeakKB(runningAs executable: URL) -> Int? {
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == executable.resolvingSymlinksInPath().path,
+                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
 
         /// Sends `signal` to the child, if it still runs.
         public func signal(_ signal: Int32) {
@@ -178,10 +181,7 @@ public enum ChildProcess {
             if let ended { return ended }
             var status: Int32 = 0
             var reaped: pid_t
-            var usage = rusage()
-            // wait4, not waitpid: it also tells what the child used (its peak memory).
-            repeat { reaped = wait4(pid, &status, WNOHANG, &usage) } while reaped == -1 && errno == EINTR
-            if reaped == pid { peakMemory = Int(usage.ru_maxrss) }
+            repeat { reaped = waitpid(pid, &status, WNOHANG) } while reaped == -1 && errno == EINTR
             // -1 (ECHILD) cannot happen for a child reaped only here; treat it as ended rather than spin.
             guard reaped == pid || reaped == -1 else { return nil }
             ended = reaped == -1 ? 128 + SIGKILL : (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

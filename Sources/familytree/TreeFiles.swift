@@ -193,11 +193,9 @@ enum TreeFiles {
         let prefix = Array(("." + base + ".").utf8)
         var abandoned: [String] = []
         while let entry = readdir(folder) {
-            let startsLikeOurs = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                name.count > prefix.count && name.prefix(prefix.count).elementsEqual(prefix)
-            }
-            guard startsLikeOurs else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let bytes = entryName(entry)
+            guard bytes.count > prefix.count, bytes.prefix(prefix.count).elementsEqual(prefix) else { continue }
+            let name = String(decoding: bytes, as: UTF8.self)
             guard name.hasSuffix(".tmp") else { continue }
             let parts = Array(name.utf8.dropFirst(prefix.count).dropLast(4)).split(separator: UInt8(ascii: "."))
             guard parts.count == 2, let pid = Int32(String(decoding: parts[0], as: UTF8.self)),
@@ -205,6 +203,16 @@ enum TreeFiles {
             if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { abandoned.append(name) }
         }
         for name in abandoned { unlink((directory as NSString).appendingPathComponent(name)) }
+    }
+
+    /// The bytes of a folder entry's name, read where they stand up to their end.
+    ///
+    /// A record `readdir` returns is only as long as its name, though `d_name` is declared 256
+    /// bytes long: copying the declared field read past the last record of the buffer, and a write
+    /// into a folder of thousands of files crashed about one time in thirty.
+    static func entryName(_ entry: UnsafePointer<dirent>) -> UnsafeRawBufferPointer {
+        let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
     }
 
     private static func currentUmask() -> mode_t {

@@ -63,6 +63,24 @@ import TestSupport
         #expect(try scratch.read("out.svg") == "<svg/>")
     }
 
+    /// A folder entry's name is read up to its end, never as the 256 bytes `d_name` is declared:
+    /// here the record is the last thing before a page no one may read, as the last record of
+    /// `readdir`'s buffer can be (copying the declared field crashed writes into large folders).
+    @Test func aFolderEntrysNameIsReadNoFurtherThanItsEnd() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let memory = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        try #require(memory != MAP_FAILED)
+        defer { munmap(memory, 2 * page) }
+        try #require(mprotect(memory + page, page, PROT_NONE) == 0)
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let name = Array(".out.svg.42.7.tmp".utf8) + [0]
+        // The record ends where the readable page does (its start kept aligned for dirent).
+        let start = (page - nameOffset - name.count) & ~(MemoryLayout<dirent>.alignment - 1)
+        name.withUnsafeBytes { (memory + start + nameOffset).copyMemory(from: $0.baseAddress!, byteCount: name.count) }
+        let entry = (memory + start).assumingMemoryBound(to: dirent.self)
+        #expect(Array(TreeFiles.entryName(entry)) == name.dropLast())
+    }
+
     @Test func aStreamIsReadWholeThroughGrowingChunks() throws {
         let scratch = try Scratch()
         let pipe = scratch.path("pipe").path

@@ -376,7 +376,9 @@ struct GEDCOMTreeBuilder: Sendable {
             let given = givenPieces.isEmpty ? nameGiven : givenPieces
             let surname = surnamePieces.isEmpty ? parts.surname : surnamePieces
             func compare(_ piece: String, _ tag: String, _ fromName: String) {
-                guard !piece.isEmpty, !fromName.isEmpty, piece != fromName,
+                // The same bytes have the same key (not `==`, which also equates a name's
+                // composed and decomposed accents, whose keys differ).
+                guard !piece.isEmpty, !fromName.isEmpty, !piece.utf8.elementsEqual(fromName.utf8),
                       GEDCOMTreeBuilder.nameKey(piece) != GEDCOMTreeBuilder.nameKey(fromName) else { return }
                 warn(.name, name.line, "\(tag) \"\(piece)\" of @\(id)@ differs from the NAME line's \"\(fromName)\"; \(tag) kept")
             }

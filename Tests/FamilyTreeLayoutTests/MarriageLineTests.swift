@@ -49,15 +49,20 @@ struct MarriageLineTests {
         }
     }
 
+    /// A king with `wives` wives and a child by each.
+    static func king(wives count: Int) throws -> FamilyGraph {
+        let wives = (1...count).map { "w\($0)" }
+        let members = [Member(id: "king", firstName: "King")] + wives.map { Member(id: $0, firstName: "Wife \($0)") }
+            + wives.map { Member(id: "c\($0)", firstName: "Child of \($0)") }
+        return try FamilyGraph(members: members, unions: wives.map { Union(id: "u\($0)", partners: ["king", $0], children: [ChildLink("c\($0)")]) })
+    }
+
     /// A king with 400 wives, a child by each: every union point stands apart from the others on
     /// its row, so no two families' lines leave from one point or run down on top of each other.
     /// (Finding each point a clear place read the row's other points past the union's own lines
     /// instead of copying the row for every union: 6,000 wives took 6.6 s, now 0.26 s.)
     @Test func hundredsOfWivesEachHaveAUnionPointOfTheirOwn() throws {
-        let wives = (1...400).map { "w\($0)" }
-        let members = [Member(id: "king", firstName: "King")] + wives.map { Member(id: $0, firstName: "Wife \($0)") }
-            + wives.map { Member(id: "c\($0)", firstName: "Child of \($0)") }
-        let graph = try FamilyGraph(members: members, unions: wives.map { Union(id: "u\($0)", partners: ["king", $0], children: [ChildLink("c\($0)")]) })
+        let graph = try Self.king(wives: 400)
         let layout = LayeredLayout().place(graph)
         let rows = Dictionary(grouping: layout.unions) { $0.y }
         for (_, points) in rows {
@@ -69,10 +74,7 @@ struct MarriageLineTests {
 
     /// `stats` counts what a reader sees: the crossings between layers and those of marriage lines.
     @Test func theMetricsCountMarriageLineCrossings() throws {
-        let wives = (1...4).map { "w\($0)" }
-        let members = [Member(id: "king", firstName: "King")] + wives.map { Member(id: $0, firstName: "Wife \($0)") }
-            + wives.map { Member(id: "c\($0)", firstName: "Child of \($0)") }
-        let graph = try FamilyGraph(members: members, unions: wives.map { Union(id: "u\($0)", partners: ["king", $0], children: [ChildLink("c\($0)")]) })
+        let graph = try Self.king(wives: 4)
         let layout = LayeredLayout().place(graph)
         let metrics = LayoutMetrics.measure(layout, of: graph)
         let marriageLines = MarriageLineCrossings.count(in: layout)

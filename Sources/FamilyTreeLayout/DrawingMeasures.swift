@@ -25,15 +25,8 @@ struct DrawingMeasures {
         // Nodes: members, then unions.
         let nodes = members + unions
         let layerValues = DrawingMeasures.clusterLayers(nodes.map(\.y))
-        func layer(_ y: Double) -> Int {
-            var low = 0
-            var high = layerValues.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if layerValues[middle] <= y + 0.5 { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
+        /// The last layer at or above `y` (half a point's tolerance), the first where there is none.
+        func layer(_ y: Double) -> Int { max(0, layerValues.partitioningIndex { $0 > y + 0.5 } - 1) }
         let nodeLayer = nodes.map { layer($0.y) }
 
         var edges: [(Int, Int)] = []

@@ -222,16 +222,16 @@ struct Layering {
         let count = children.count
         var standIn = Array(0..<count)
         var alike = Array(repeating: 1, count: count)
-        // Each childless component's parents with their line counts, in the order of `pairs`.
-        var parents = Array(repeating: [Int](), count: count)
+        // Each childless component's parents, each followed by its line count.
+        var parents = Array(repeating: [(parent: Int, lines: Int)](), count: count)
         for (parent, child) in pairs where children[child].isEmpty {
-            parents[child] += [parent, weightOfPair[parent * count + child]!]
+            parents[child].append((parent, weightOfPair[parent * count + child]!))
         }
         var first: [[Int]: Int] = [:]
         for component in 0..<count where children[component].isEmpty && !parents[component].isEmpty {
             // Parents sorted (they come in the order lines were read), then the sibling groups.
-            let byParent = stride(from: 0, to: parents[component].count, by: 2).map { (parents[component][$0], parents[component][$0 + 1]) }.sorted { $0 < $1 }
-            let key = byParent.flatMap { [$0.0, $0.1] } + [-1] + siblings.groupsOfComponent.items[siblings.groupsOfComponent.range(component)]
+            let key = parents[component].sorted { $0.parent < $1.parent }.flatMap { [$0.parent, $0.lines] } + [-1]
+                + siblings.groupsOfComponent.items[siblings.groupsOfComponent.range(component)]
             if let standing = first[key] {
                 standIn[component] = standing
                 alike[standing] += 1

@@ -43,16 +43,9 @@ struct LayoutGeometry {
             let all = othersOfLayer[layer, default: []]
             var own: [Double: Int] = [:]
             for value in marriageDrops[union].map({ Array($0.values) }) ?? [] { own[value, default: 0] += 1 }
-            for (value, count) in own { own[value] = min(count, all.count { $0 == value }) }
-            /// The first of `others` beyond `along - step`, found by halving.
-            func firstNear(_ along: Double, in others: [Double]) -> Int {
-                var (lower, upper) = (0, others.count)
-                while lower < upper {
-                    let middle = (lower + upper) / 2
-                    if others[middle] <= along - step { lower = middle + 1 } else { upper = middle }
-                }
-                return lower
-            }
+            for (value, count) in own { own[value] = min(count, all.partitioningIndex { $0 > value } - all.partitioningIndex { $0 >= value }) }
+            /// The first of `others` beyond `along - step`.
+            func firstNear(_ along: Double, in others: [Double]) -> Int { others.partitioningIndex { $0 > along - step } }
             /// Whether no other stands within a step of `along` (the sorted points' runs of one
             /// value, less those that are this union's own).
             func isClear(_ along: Double) -> Bool {
@@ -385,11 +378,7 @@ struct MarriageRows {
     /// Where `span` goes in `row` (its spans in order along it, each a step or more from the next)
     /// if it stands a step clear of its neighbours there, found by halving; nil if it does not.
     private static func index(of span: Span, fittingIn row: [Span]) -> Int? {
-        var (lower, upper) = (0, row.count)
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if row[middle].low < span.low { lower = middle + 1 } else { upper = middle }
-        }
+        let lower = row.partitioningIndex { $0.low >= span.low }
         let clearBefore = lower == 0 || row[lower - 1].high + BusRoom.step <= span.low
         let clearAfter = lower == row.count || span.high + BusRoom.step <= row[lower].low
         return clearBefore && clearAfter ? lower : nil
@@ -621,28 +610,18 @@ struct ChildLines {
             let drops = dropsOfGap[gap].sorted { $0.along < $1.along }
             var leavings = unordered.sorted { ($0.along, $0.key.line, $0.key.leg) < ($1.along, $1.key.line, $1.key.leg) }
             let reach = (leavings.map { $0.room.upperBound - $0.room.lowerBound }.max() ?? 0) + 2 * step
-            /// The first index of `values` whose along is at least `bound`.
-            func firstIndex<T>(_ values: [T], _ along: (T) -> Double, from bound: Double) -> Int {
-                var low = 0
-                var high = values.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if along(values[middle]) < bound { low = middle + 1 } else { high = middle }
-                }
-                return low
-            }
             for index in leavings.indices {
                 let leaving = leavings[index]
                 var blocked: [Double] = []
-                for drop in drops[firstIndex(drops, \.along, from: leaving.along - reach)...].prefix(while: { $0.along < leaving.along + reach })
+                for drop in drops[drops.partitioningIndex { $0.along >= leaving.along - reach }...].prefix(while: { $0.along < leaving.along + reach })
                 where drop.family != leaving.family && drop.track > leaving.track { blocked.append(drop.along) }
-                for other in leavings[firstIndex(leavings, \.along, from: leaving.along - 2 * reach)...].prefix(while: { $0.along < leaving.along + 2 * reach })
+                for other in leavings[leavings.partitioningIndex { $0.along >= leaving.along - 2 * reach }...].prefix(while: { $0.along < leaving.along + 2 * reach })
                 where other.family != leaving.family { blocked.append(other.along) }
                 // Sorted, so a place is checked against its nearest neighbours on either side only:
                 // 3,000 cross-bloodline lines into one child compared every place with every line (26 s).
                 blocked.sort()
                 func isClear(_ along: Double) -> Bool {
-                    let above = firstIndex(blocked, { $0 }, from: along)
+                    let above = blocked.partitioningIndex { $0 >= along }
                     return (above == blocked.count || blocked[above] - along >= step - 0.001) && (above == 0 || along - blocked[above - 1] >= step - 0.001)
                 }
                 guard !isClear(leaving.along) else { continue }
@@ -732,12 +711,7 @@ struct LayerRows {
         let (lows, highs) = (low[layer], high[layer])
         guard !lows.isEmpty else { return position }
         // The first box whose right edge is not left of the position.
-        var first = 0
-        var last = highs.count
-        while first < last {
-            let middle = (first + last) / 2
-            if highs[middle] + clearance < position { first = middle + 1 } else { last = middle }
-        }
+        let first = highs.partitioningIndex { $0 + clearance >= position }
         /// The middle of the gap left of box `index` (the open side beyond the row's ends).
         func gap(leftOf index: Int) -> Double {
             if index == 0 { return lows[0] - clearance }
@@ -761,12 +735,7 @@ struct LayerRows {
             .sorted { (abs($0.element - position), $0.offset) < (abs($1.element - position), $1.offset) }
         let unionDrops = drops[layer]
         func isClear(_ along: Double) -> Bool {
-            var low = 0
-            var high = unionDrops.count
-            while low < high {
-                let middle = (low + high) / 2
-                if unionDrops[middle] <= along - LineSeparation.minimumGap { low = middle + 1 } else { high = middle }
-            }
+            let low = unionDrops.partitioningIndex { $0 > along - LineSeparation.minimumGap }
             return low == unionDrops.count || unionDrops[low] >= along + LineSeparation.minimumGap
         }
         return ordered.first(where: { isClear($0.element) })?.element ?? ordered[0].element

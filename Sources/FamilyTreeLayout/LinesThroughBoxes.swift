@@ -22,15 +22,6 @@ public enum LinesThroughBoxes {
             reach = max(reach, row.band.upperBound)
             return reach
         }
-        /// The first of `count` indices where `isPast` holds (it holds from some index on).
-        func firstIndex(_ count: Int, where isPast: (Int) -> Bool) -> Int {
-            var (low, high) = (0, count)
-            while low < high {
-                let middle = (low + high) / 2
-                if isPast(middle) { high = middle } else { low = middle + 1 }
-            }
-            return low
-        }
         /// Whether `low...high` reaches into the inside of `range` (half a point in from its edges).
         func entersInside(_ low: Double, _ high: Double, _ range: ClosedRange<Double>) -> Bool {
             let (inLow, inHigh) = (range.lowerBound + 0.5, range.upperBound - 0.5)
@@ -41,12 +32,12 @@ public enum LinesThroughBoxes {
             for (start, end) in zip(edge.points, edge.points.dropFirst()) where start != end {
                 let (alongLow, alongHigh) = topDown ? (min(start.x, end.x), max(start.x, end.x)) : (min(start.y, end.y), max(start.y, end.y))
                 let (acrossLow, acrossHigh) = topDown ? (min(start.y, end.y), max(start.y, end.y)) : (min(start.x, end.x), max(start.x, end.x))
-                let firstRow = firstIndex(rows.count) { reachSoFar[$0] >= acrossLow }
+                let firstRow = reachSoFar.partitioningIndex { $0 >= acrossLow }
                 for row in rows[firstRow...] {
                     guard row.band.lowerBound <= acrossHigh else { break }
                     guard acrossLow <= row.band.upperBound else { continue }
                     // From the last box starting at or before the segment's low end, while boxes start before its high end.
-                    let first = firstIndex(row.starts.count) { row.starts[$0] > alongLow }
+                    let first = row.starts.partitioningIndex { $0 > alongLow }
                     for box in row.boxes[max(0, first - 1)...] {
                         guard along(box).lowerBound <= alongHigh else { break }
                         if entersInside(alongLow, alongHigh, along(box)), entersInside(acrossLow, acrossHigh, across(box)) { count += 1 }

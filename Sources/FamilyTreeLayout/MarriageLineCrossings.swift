@@ -51,12 +51,7 @@ public enum MarriageLineCrossings {
     /// crosses and `counts`, those of its own family left out.
     private static func crossings(of segment: Segment, among others: [Segment], counting counts: (Segment) -> Bool) -> Int {
         // The first segment standing strictly after `segment`'s start.
-        var low = 0
-        var high = others.count
-        while low < high {
-            let middle = (low + high) / 2
-            if others[middle].at <= segment.from { low = middle + 1 } else { high = middle }
-        }
+        let low = others.partitioningIndex { $0.at > segment.from }
         var count = 0
         for other in others[low...] {
             guard other.at < segment.to else { break }

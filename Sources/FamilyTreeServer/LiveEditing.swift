@@ -232,7 +232,7 @@ extension WebApp {
         }
         struct Answer: Encodable { let words: String? }
         // The closest only: a royal pedigree's first person relates to the last in thousands of ways.
-        let words = from == to ? "you" : RelationshipCalculator(graph).closestRelationships(from: a, toEach: [b])[0]?.english
+        let words = from == to ? "you" : RelationshipCalculator(graph).closestRelationship(from: a, to: b)?.english
         return try Self.json(Answer(words: words))
     }
 

@@ -119,6 +119,8 @@ import Testing
         for home in everyone {
             let closest = calculator.closestRelationships(from: home, toEach: everyone)
             #expect(closest == calculator.relationships(from: home, toEach: everyone).map(\.first), "from \(calculator.graph.members[home].id)")
+            // One pair at a time, without the pruning walk: the same answers.
+            #expect(everyone.map { calculator.closestRelationship(from: home, to: $0) } == closest, "from \(calculator.graph.members[home].id)")
         }
     }
 

@@ -154,8 +154,16 @@ public struct RelationshipCalculator: Sendable {
     /// as the first of `relationships(from:toEach:)`: B's lines are followed up only until no
     /// closer common ancestor can come, so a royal pedigree's thousands of far ways are not counted.
     public func closestRelationships(from a: Int, toEach members: [Int]) -> [Relationship?] {
-        let ancestry = Ancestry(of: a, in: self, prunes: true)
-        let family = CloseFamily(of: a, in: self)
+        closestRelationships(from: Ancestry(of: a, in: self, prunes: true), family: CloseFamily(of: a, in: self), toEach: members)
+    }
+
+    /// The closest relationship of B to A, the first of `relationships(from:to:)`: for one pair,
+    /// without the pruning `closestRelationships(from:toEach:)` makes (a walk of the whole tree).
+    public func closestRelationship(from a: Int, to b: Int) -> Relationship? {
+        closestRelationships(from: Ancestry(of: a, in: self), family: CloseFamily(of: a, in: self), toEach: [b])[0]
+    }
+
+    private func closestRelationships(from ancestry: Ancestry, family: CloseFamily, toEach members: [Int]) -> [Relationship?] {
         var left = Self.everyoneBudget
         return members.map { b in
             let sex = sex(of: b)

@@ -208,8 +208,8 @@ enum TreeFiles {
     /// The bytes of a folder entry's name, read where they stand up to their end.
     ///
     /// A record `readdir` returns is only as long as its name, though `d_name` is declared 256
-    /// bytes long: copying the declared field read past the last record of the buffer, and a write
-    /// into a folder of thousands of files crashed about one time in thirty.
+    /// bytes long: copying the declared field read past the last record of the buffer, and one write
+    /// in seven into a folder of 60,000 files crashed.
     static func entryName(_ entry: UnsafePointer<dirent>) -> UnsafeRawBufferPointer {
         let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))

@@ -36,7 +36,7 @@ public struct FamilyFileError: Error, Sendable, Hashable, CustomStringConvertibl
 public enum FamilyFile {
     /// What `bytes` (from a file named `path`, `-` for standard input) hold.
     public static func kind(path: String, bytes: [UInt8]) -> FamilyFileKind {
-        let fileExtension = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let fileExtension = FileName.pathExtension(path).lowercased()
         if ["ged", "gedcom", "gdz"].contains(fileExtension) || isZip(bytes) { return .gedcom }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(6)) : Array(bytes.prefix(6))
         if start.starts(with: Array("0 HEAD".utf8)) || start.starts(with: [0x30, 0x00, 0x20, 0x00]) || start.starts(with: [0xFF, 0xFE, 0x30, 0x00]) {

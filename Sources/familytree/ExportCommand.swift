@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeFiles
 import FamilyTreeContacts
 import FamilyTreeGEDCOM
 import Foundation
@@ -69,7 +70,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let (graph, privateIDs) = privacy.apply(to: try TreeFiles.loadGraph(tree, surnameCase: reading.surnameCase), today: try Today.dayNumber(today))
-        let vCard = format == .vcard || (format == nil && ["vcf", "vcard"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()))
+        let vCard = format == .vcard || (format == nil && ["vcf", "vcard"].contains(FileName.pathExtension(output).lowercased()))
         if vCard {
             guard let onto else {
                 try TreeFiles.write(VCardExport(version: vcardVersion ?? .v4).write(graph), to: output)

@@ -1,4 +1,5 @@
 import FamilyTree
+import FamilyTreeFiles
 import Foundation
 
 /// Reads members' photo files into `data:` URLs, so a chart can show them and still stand alone.
@@ -22,7 +23,7 @@ enum Photos {
             }
             return valid
         }
-        let candidate = photo.hasPrefix("/") ? photo : folders.base.appendingPathComponent(photo).path
+        let candidate = photo.hasPrefix("/") ? photo : folders.base + "/" + photo
         guard let resolved = realPath(candidate) else {
             Console.error("familytree: warning: \(owner) cannot be read; drawn without it")
             return nil
@@ -48,15 +49,15 @@ enum Photos {
 
     /// Where photo files may be read from, resolved once for a whole chart.
     struct Folders {
-        /// The folder relative paths start from: the tree file's (the working folder for `-`).
-        let base: URL
+        /// The folder relative paths start from: the tree file's (the working folder for `-`), as
+        /// written (`realPath` makes a path through it absolute).
+        let base: String
         /// The folders a photo must lie in, with their links resolved: `base` and those named.
         let roots: [String]
 
         init(treePath: String, allowed: [String]) {
-            base = treePath == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-                : URL(fileURLWithPath: treePath).deletingLastPathComponent()
-            roots = ([base.path] + allowed).compactMap(Photos.realPath)
+            base = treePath == "-" ? "." : FileName.folder(of: treePath)
+            roots = ([base] + allowed).compactMap(Photos.realPath)
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FamilyTree
+import FamilyTreeFiles
 import FamilyTreeLayout
 import FamilyTreeRender
 import Foundation
@@ -7,7 +8,7 @@ import Foundation
 extension Chart.Format {
     /// The format a file name implies: `.svg`, `.dot`, `.json`, `.html`.
     init?(fileName: String) {
-        switch URL(fileURLWithPath: fileName).pathExtension.lowercased() {
+        switch FileName.pathExtension(fileName).lowercased() {
         case "svg": self = .svg
         case "dot", "gv": self = .dot
         case "json": self = .layoutJSON
@@ -22,14 +23,18 @@ extension LayoutFit: ExpressibleByArgument {}
 extension LabelFormat: ExpressibleByArgument {}
 extension SVGRenderer.Theme: ExpressibleByArgument {}
 
-extension LayeredLayout.Stage: ExpressibleByArgument {
-    /// A stage by its name (`ranking`, `ordering`, `placement`).
-    public init?(argument: String) {
-        guard let stage = Self.allCases.first(where: { "\($0)" == argument }) else { return nil }
-        self = stage
-    }
+/// `--last-stage`'s values: our layout's stages by name. `LayeredLayout.Stage` is numbered, and
+/// the help showed its number as the default ("default: 2").
+enum StageChoice: String, ExpressibleByArgument, CaseIterable {
+    case ranking, ordering, placement
 
-    public static var allValueStrings: [String] { allCases.map { "\($0)" } }
+    var stage: LayeredLayout.Stage {
+        switch self {
+        case .ranking: .ranking
+        case .ordering: .ordering
+        case .placement: .placement
+        }
+    }
 }
 
 /// Which engine lays the tree out.
@@ -124,7 +129,7 @@ struct RenderCommand: ParsableCommand {
     var renderer: RendererChoice = .native
 
     @Option(help: ArgumentHelp("Draw our layout as it stands after this stage, to see what each does: ranking (generations only), ordering (crossings reduced), or placement (the full layout).", valueName: "stage"))
-    var lastStage: LayeredLayout.Stage = .placement
+    var lastStage: StageChoice = .placement
 
     @Flag(help: "Keep every couple side by side (by default a couple who both grew up in the tree may stand apart, each among their own brothers and sisters, joined by a marriage line, where that removes more crossings than it costs).")
     var couplesSideBySide = false
@@ -182,9 +187,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--format must be svg, dot, dot-positioned, layout-json, html or pdf")
         }
         if format == nil, !isPDF, !TreeFiles.isStream(output), Chart.Format(fileName: output) == nil {
-            let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
+            let fileExtension = FileName.pathExtension(output).lowercased()
             if ["png", "jpg", "jpeg"].contains(fileExtension) {
-                throw ValidationError("familytree writes SVG, not \(fileExtension.uppercased()); write tree.svg and convert it (rsvg-convert -f \(fileExtension == "pdf" ? "pdf" : "png") tree.svg -o \(URL(fileURLWithPath: output).lastPathComponent), from Debian's librsvg2-bin)")
+                throw ValidationError("familytree writes SVG, not \(fileExtension.uppercased()); write tree.svg and convert it (rsvg-convert -f \(fileExtension == "pdf" ? "pdf" : "png") tree.svg -o \(FileName.lastComponent(output)), from Debian's librsvg2-bin)")
             }
             throw ValidationError("cannot tell the format from \"\(output)\"; use .svg, .dot, .json or .html, or --format")
         }
@@ -203,7 +208,7 @@ struct RenderCommand: ParsableCommand {
 
     /// Whether the chart is written as a PDF (by its file name or `--format pdf`).
     var isPDF: Bool {
-        renderer == .native && (format == "pdf" || (format == nil && URL(fileURLWithPath: output).pathExtension.lowercased() == "pdf"))
+        renderer == .native && (format == "pdf" || (format == nil && FileName.pathExtension(output).lowercased() == "pdf"))
     }
 
     /// `--chart`'s words: a kind and its people.
@@ -269,10 +274,10 @@ struct RenderCommand: ParsableCommand {
         chart.theme = theme
         chart.width = width
         chart.engine = lastStage == .placement && !couplesSideBySide
-            ? try GraphvizSupport.chartEngine(engine) : .familytree(lastStage: lastStage, keepsCouplesTogether: couplesSideBySide)
+            ? try GraphvizSupport.chartEngine(engine) : .familytree(lastStage: lastStage.stage, keepsCouplesTogether: couplesSideBySide)
         if renderer == .graphviz {
             let prepared = try chart.prepare()
-            let graphvizFormat = self.format ?? (TreeFiles.isStream(output) ? "svg" : URL(fileURLWithPath: output).pathExtension.lowercased())
+            let graphvizFormat = self.format ?? (TreeFiles.isStream(output) ? "svg" : FileName.pathExtension(output).lowercased())
             let bytes = try GraphvizSupport.render(prepared.graph, labeler: prepared.labeler, direction: direction ?? .topDown, format: graphvizFormat)
             try TreeFiles.write(to: output) { try $0.write(bytes[...]) }
             return

@@ -14,6 +14,24 @@ import TestSupport
         #expect(FamilyFile.kind(path: "c.vcf", bytes: []) == .vCard)
     }
 
+    /// A name's extension and folder are read from the name alone, as Foundation's `URL` reads
+    /// them from a path it has made absolute (it also asks the disk, and its first use is slow).
+    @Test func aFileNameIsReadAsURLReadsIt() {
+        let names = [
+            "a.svg", "x/a.SVG", ".svg", "a.", "a.b.dot", "dir.d/file", "tree.svg/", "a b.s vg", "/", "-", "~/t.pdf",
+            "a..svg", "/tmp/x.tar.gz", "dir/.hidden", "dir//a.json", "a.svg?x", "Ünïcødé.GED", "/a.vcf",
+        ]
+        for name in names {
+            let url = URL(fileURLWithPath: name)
+            #expect(String(FileName.pathExtension(name)) == url.pathExtension, "\(name)")
+            #expect(String(FileName.lastComponent(name)) == url.lastPathComponent, "\(name)")
+        }
+        #expect(FileName.folder(of: "photos/ada.jpg") == "photos")
+        #expect(FileName.folder(of: "/ada.jpg") == "/")
+        #expect(FileName.folder(of: "tree.json") == ".")
+        #expect(FileName.folder(of: "/home/ann/family/") == "/home/ann")
+    }
+
     @Test func eachKindOpensAsADocument() throws {
         let ged = try FamilyFile.document(Array("0 HEAD\n0 @I1@ INDI\n1 NAME Ann /Berg/\n0 TRLR\n".utf8), path: "-", name: "<stdin>")
         #expect(ged.kind == .gedcom && ged.document.members.map(\.firstName) == ["Ann"])

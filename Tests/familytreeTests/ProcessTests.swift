@@ -59,6 +59,9 @@ import TestSupport
     @Test func helpVersionAndUsage() throws {
         let help = try run(["render", "--help"])
         #expect(help.status == 0 && help.stdout.contains("Examples:"))
+        // A stage's default by its name, not its number.
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("(values: ranking, ordering, placement; default: placement)"), "\(help.stdout)")
         for command in ["link", "validate", "generate"] {
             let commandHelp = try run([command, "--help"])
             #expect(commandHelp.status == 0 && commandHelp.stdout.contains("Examples:"), "\(command)")

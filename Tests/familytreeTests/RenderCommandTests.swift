@@ -252,6 +252,22 @@ import TestSupport
         #expect(try scratch.read("family/allowed.svg").components(separatedBy: "iVBORw0KGgo").count - 1 == 4)
     }
 
+    /// A tree named by a relative path: its photos are read from its own folder, and still only
+    /// from there.
+    @Test func photosOfATreeNamedRelativelyAreReadFromItsFolder() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(at: scratch.path("family/photos"), withIntermediateDirectories: true)
+        try PhotoTests.png.write(to: scratch.path("family/photos/ada.png"))
+        try PhotoTests.png.write(to: scratch.path("private.png"))
+        try scratch.write("family/tree.json", #"{"members": [{"id": "ada", "firstName": "Ada", "photo": "photos/ada.png"}, {"id": "up", "firstName": "Up", "photo": "../private.png"}]}"#)
+        for (folder, tree) in [("family", "tree.json"), (".", "family/tree.json"), ("family/photos", "../tree.json")] {
+            let result = try ChildProcess.run("sh", ["-c", "cd '\(scratch.path(folder).path)' && exec '\(ProcessTests.binary.path)' render '\(tree)' -o -"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.components(separatedBy: "iVBORw0KGgo").count - 1 == 1, "only Ada's photo, from \(folder)")
+            #expect(result.stderr.contains("of up is outside the tree's folder"), "\(result.stderr)")
+        }
+    }
+
     /// A `data:` photo must be base64 of a real image: anything else is left out with a warning,
     /// so no page carries a URL the browser refuses.
     @Test func aDataPhotoThatIsNotABase64ImageIsLeftOut() throws {

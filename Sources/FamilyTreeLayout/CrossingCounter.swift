@@ -39,36 +39,42 @@ public enum CrossingCounter {
     static func crossings(sortedKeys keys: [Int], bits: Int) -> Int {
         let span = 1 << bits
         let mask = span - 1
-        var tree = Array(repeating: 0, count: span + 1)
-        var total = 0
-        var groupStart = 0
-        var gapStart = 0
-        while groupStart < keys.count {
-            let upperKey = keys[groupStart] >> bits
-            if upperKey >> bits != keys[gapStart] >> (2 * bits) {
-                // A new gap: empty the tree of the last one's lines.
-                for key in keys[gapStart..<groupStart] {
-                    var index = key & mask + 1
-                    while index <= span, tree[index] != 0 { tree[index] = 0; index += index & -index }
+        var tree = [Int](repeating: 0, count: span + 1)
+        // Raw buffers: this runs for every order the search tries, and slices of the arrays
+        // retained and released them at every group.
+        return keys.withUnsafeBufferPointer { keys in
+            tree.withUnsafeMutableBufferPointer { tree in
+                var total = 0
+                var groupStart = 0
+                var gapStart = 0
+                while groupStart < keys.count {
+                    let upperKey = keys[groupStart] >> bits
+                    if upperKey >> bits != keys[gapStart] >> (2 * bits) {
+                        // A new gap: empty the tree of the last one's lines.
+                        for position in gapStart..<groupStart {
+                            var index = keys[position] & mask + 1
+                            while index <= span, tree[index] != 0 { tree[index] = 0; index += index & -index }
+                        }
+                        gapStart = groupStart
+                    }
+                    var groupEnd = groupStart
+                    while groupEnd < keys.count, keys[groupEnd] >> bits == upperKey { groupEnd += 1 }
+                    // Earlier lines of this gap whose lower end is strictly right of this one's cross it.
+                    let seen = groupStart - gapStart
+                    for position in groupStart..<groupEnd {
+                        var notGreater = 0
+                        var index = keys[position] & mask + 1
+                        while index > 0 { notGreater += tree[index]; index -= index & -index }
+                        total += seen - notGreater
+                    }
+                    for position in groupStart..<groupEnd {
+                        var index = keys[position] & mask + 1
+                        while index <= span { tree[index] += 1; index += index & -index }
+                    }
+                    groupStart = groupEnd
                 }
-                gapStart = groupStart
+                return total
             }
-            var groupEnd = groupStart
-            while groupEnd < keys.count, keys[groupEnd] >> bits == upperKey { groupEnd += 1 }
-            // Earlier lines of this gap whose lower end is strictly right of this one's cross it.
-            let seen = groupStart - gapStart
-            for key in keys[groupStart..<groupEnd] {
-                var notGreater = 0
-                var index = key & mask + 1
-                while index > 0 { notGreater += tree[index]; index -= index & -index }
-                total += seen - notGreater
-            }
-            for key in keys[groupStart..<groupEnd] {
-                var index = key & mask + 1
-                while index <= span { tree[index] += 1; index += index & -index }
-            }
-            groupStart = groupEnd
         }
-        return total
     }
 }

@@ -295,6 +295,17 @@ extension Arrangement {
         return (width, linksOfTree)
     }
 
+    /// A link of the tree being inserted to a tree already placed: the other tree's slot, where the
+    /// prefix sums of the link's layer start, both trees' widths there, and both ends' positions.
+    private struct PlacedLink {
+        var slot: Int
+        var sums: Int
+        var own: Double
+        var other: Double
+        var position: Double
+        var otherPosition: Double
+    }
+
     /// Orders the trees by greedy insertion: widest first, each placed where its links to the trees
     /// already placed pass over the fewest members, counted on the layer of the link's lower end.
     func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
@@ -308,9 +319,12 @@ extension Arrangement {
         let bySize = order.roots.indices.sorted { (total[$0], -$0) > (total[$1], -$1) }
         var placed: [Int] = []
         var unlinked = Array(repeating: false, count: order.roots.count)
-        // Each placed tree's slot (-1 before it is placed), and scratch for prefix sums by layer.
+        // Each placed tree's slot (-1 before it is placed), and where each layer's prefix sums
+        // stand in `sums` (-1 before they are made for this tree).
         var slotOf = Array(repeating: -1, count: order.roots.count)
-        var prefix = Array(repeating: [Double](), count: order.layers.count)
+        var sumsAt = Array(repeating: -1, count: order.layers.count)
+        var sums: [Double] = []
+        var placedLinks: [PlacedLink] = []
         for tree in bySize {
             let links = linksOfTree[tree]
             guard !links.isEmpty, !placed.isEmpty else {
@@ -318,34 +332,42 @@ extension Arrangement {
                 continue
             }
             for (index, other) in placed.enumerated() { slotOf[other] = index }
-            // Prefix sums of placed widths on each layer a link of this tree is measured at.
-            for link in links { prefix[link.layer] = [] }
-            for link in links where prefix[link.layer].isEmpty {
-                var sums = [0.0]
-                sums.reserveCapacity(placed.count + 1)
-                for other in placed { sums.append(sums.last! + width[other][link.layer]) }
-                prefix[link.layer] = sums
+            // Prefix sums of placed widths on each layer a link of this tree is measured at, all
+            // in one array: the loop over slots below reads no array of arrays.
+            sums.removeAll(keepingCapacity: true)
+            for link in links { sumsAt[link.layer] = -1 }
+            for link in links where sumsAt[link.layer] < 0 {
+                sumsAt[link.layer] = sums.count
+                var sum = 0.0
+                sums.append(sum)
+                for other in placed {
+                    sum += width[other][link.layer]
+                    sums.append(sum)
+                }
             }
             // Each link to a placed tree, looked up once rather than at every slot.
-            let placedLinks = links.compactMap { link -> (slot: Int, sums: [Double], own: Double, other: Double, link: TreeLink)? in
-                let otherSlot = slotOf[link.otherTree]
-                guard otherSlot >= 0 else { return nil }
-                return (otherSlot, prefix[link.layer], width[tree][link.layer], width[link.otherTree][link.layer], link)
+            placedLinks.removeAll(keepingCapacity: true)
+            for link in links where slotOf[link.otherTree] >= 0 {
+                placedLinks.append(PlacedLink(
+                    slot: slotOf[link.otherTree], sums: sumsAt[link.layer], own: width[tree][link.layer],
+                    other: width[link.otherTree][link.layer], position: link.position, otherPosition: link.otherPosition))
             }
             var bestSlot = placed.count
             var bestCost = Double.infinity
-            for slot in 0...placed.count {
-                var cost = 0.0
-                for (otherSlot, sums, own, other, link) in placedLinks {
-                    if otherSlot < slot {
-                        cost += link.position * own + (1 - link.otherPosition) * other + sums[slot] - sums[otherSlot + 1]
-                    } else {
-                        cost += (1 - link.position) * own + link.otherPosition * other + sums[otherSlot] - sums[slot]
+            sums.withUnsafeBufferPointer { sums in
+                for slot in 0...placed.count {
+                    var cost = 0.0
+                    for link in placedLinks {
+                        if link.slot < slot {
+                            cost += link.position * link.own + (1 - link.otherPosition) * link.other + sums[link.sums + slot] - sums[link.sums + link.slot + 1]
+                        } else {
+                            cost += (1 - link.position) * link.own + link.otherPosition * link.other + sums[link.sums + link.slot] - sums[link.sums + slot]
+                        }
                     }
-                }
-                if cost < bestCost {
-                    bestCost = cost
-                    bestSlot = slot
+                    if cost < bestCost {
+                        bestCost = cost
+                        bestSlot = slot
+                    }
                 }
             }
             placed.insert(tree, at: bestSlot)

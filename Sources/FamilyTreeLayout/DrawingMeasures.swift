@@ -38,7 +38,7 @@ struct DrawingMeasures {
         for link in topology.crossLinks { edges.append((link.parent, link.child)) }
 
         // Each line's run across the layers (a line within one layer crosses nothing here).
-        var spans: [Span] = []
+        var spans: [StraightLineCrossings.Line] = []
         var length = 0.0
         var longEdges = 0
         for (from, to) in edges {
@@ -49,28 +49,9 @@ struct DrawingMeasures {
             let (upperLayer, lowerLayer) = (nodeLayer[top], nodeLayer[bottom])
             guard upperLayer != lowerLayer else { continue }
             if lowerLayer - upperLayer > 1 { longEdges += 1 }
-            spans.append(Span(upperLayer: upperLayer, lowerLayer: lowerLayer, top: nodes[top], bottom: nodes[bottom]))
+            spans.append(.init(upperLevel: upperLayer, lowerLevel: lowerLayer, top: nodes[top], bottom: nodes[bottom]))
         }
-        // Gap by gap, the straight pieces of the lines that span it. Only one gap's pieces are held
-        // at a time: union points apart from their partners stand at levels of their own, and a
-        // person with 2,400 partners drawn apart made 2,400 levels that every marriage line crosses
-        // (360 MB when all the pieces were kept at once).
-        spans.sort { $0.upperLayer < $1.upperLayer }
-        var crossings = 0
-        var active: [Span] = []
-        var nextSpan = 0
-        for gap in 0..<max(0, layerValues.count - 1) {
-            active.removeAll { $0.lowerLayer <= gap }
-            while nextSpan < spans.count, spans[nextSpan].upperLayer == gap {
-                active.append(spans[nextSpan])
-                nextSpan += 1
-            }
-            guard active.count > 1 else { continue }
-            // Rank x values per gap side; equal x (rounded to 1/1000) is a shared point and never crosses.
-            let upper = Self.denseRanks(active.map { $0.along(atLayer: gap, layerValues) })
-            let lower = Self.denseRanks(active.map { $0.along(atLayer: gap + 1, layerValues) })
-            crossings += CrossingCounter.crossings(zip(upper, lower).map { (upper: $0, lower: $1) })
-        }
+        let crossings = StraightLineCrossings.count(spans, levels: layerValues)
 
         // Members of each layer in x order.
         var rows: [Int: [Int]] = [:]
@@ -120,38 +101,6 @@ struct DrawingMeasures {
         self.birthOrderPercent = families == 0 ? 100 : 100 * Double(ordered) / Double(families)
         self.overlaps = overlaps
         self.longEdges = longEdges
-    }
-
-    /// A line from its upper end to its lower end, as straight as drawn in the straight-line model.
-    private struct Span {
-        var upperLayer: Int
-        var lowerLayer: Int
-        var top: Point
-        var bottom: Point
-
-        /// Where the line is along at `layer`: its ends at theirs, in between on the straight line.
-        func along(atLayer layer: Int, _ layerValues: [Double]) -> Double {
-            if layer == upperLayer { return top.x }
-            if layer == lowerLayer { return bottom.x }
-            let t = (layerValues[layer] - top.y) / (bottom.y - top.y)
-            return top.x + t * (bottom.x - top.x)
-        }
-    }
-
-    /// Dense ranks of `values` rounded to 1/1000, by one sort of the indices (no hashing of doubles).
-    private static func denseRanks(_ values: [Double]) -> [Int] {
-        let rounded = values.map { ($0 * 1000).rounded() }
-        var result = Array(repeating: 0, count: rounded.count)
-        var rank = -1
-        var previous = -Double.infinity
-        for index in rounded.indices.sorted(by: { rounded[$0] < rounded[$1] }) {
-            if rounded[index] != previous {
-                rank += 1
-                previous = rounded[index]
-            }
-            result[index] = rank
-        }
-        return result
     }
 
     /// Distinct y values, merging values closer than a tolerance (spline noise in other engines).

@@ -153,7 +153,7 @@ struct LayoutGeometry {
                 let reach = centre(other) - centre(member)
                 return reach < 0 ? (0, -reach) : reach > 0 ? (2, -reach) : (1, 0)
             }
-            unions.sort { (side($0).side, side($0).reach, $0) < (side($1).side, side($1).reach, $1) }
+            if unions.count > 1 { unions.sort { (side($0).side, side($0).reach, $0) < (side($1).side, side($1).reach, $1) } }
             if Double(unions.count - 1) * BusRoom.step > 2 * room {
                 for union in unions where topology.partners[union].count == 2 { marriageDrop[union, default: [:]][member] = centre(member) }
                 unions.removeAll { topology.partners[$0].count == 2 }
@@ -606,13 +606,16 @@ struct ChildLines {
             }
         }
         var moves: [LegKey: Double] = [:]
+        // One list of blocked places for every leg (most legs are clear, and a list each was an
+        // allocation each).
+        var blocked: [Double] = []
         for (gap, unordered) in leavingsOfGap.enumerated() where !unordered.isEmpty {
             let drops = dropsOfGap[gap].sorted { $0.along < $1.along }
             var leavings = unordered.sorted { ($0.along, $0.key.line, $0.key.leg) < ($1.along, $1.key.line, $1.key.leg) }
             let reach = (leavings.map { $0.room.upperBound - $0.room.lowerBound }.max() ?? 0) + 2 * step
             for index in leavings.indices {
                 let leaving = leavings[index]
-                var blocked: [Double] = []
+                blocked.removeAll(keepingCapacity: true)
                 for drop in drops[drops.partitioningIndex { $0.along >= leaving.along - reach }...].prefix(while: { $0.along < leaving.along + reach })
                 where drop.family != leaving.family && drop.track > leaving.track { blocked.append(drop.along) }
                 for other in leavings[leavings.partitioningIndex { $0.along >= leaving.along - 2 * reach }...].prefix(while: { $0.along < leaving.along + 2 * reach })

@@ -13,18 +13,32 @@ extension Arrangement {
         var dirty = Array(repeating: first == nil, count: layers.count)
         if let first { dirty[first] = true }
         var touched = dirty
+        var ends = Array(repeating: LineEnds?.none, count: layers.count)
         for _ in 0..<passes {
             var changedAny = false
             for layer in layers.indices where dirty[layer] {
                 dirty[layer] = false
-                guard layers[layer].count > 1, improveLayer(layer, window: 0) else { continue }
+                guard layers[layer].count > 1, improveLayer(layer, window: 0, ends: &ends[layer]) else { continue }
                 changedAny = true
                 if layer > 0 { (dirty[layer - 1], touched[layer - 1]) = (true, true) }
                 if layer + 1 < layers.count { (dirty[layer + 1], touched[layer + 1]) = (true, true) }
             }
             if !changedAny { break }
         }
-        for layer in layers.indices where touched[layer] && layers[layer].count > 2 { _ = improveLayer(layer, window: window) }
+        for layer in layers.indices where touched[layer] && layers[layer].count > 2 { _ = improveLayer(layer, window: window, ends: &ends[layer]) }
+    }
+
+    /// A layer's line ends (`neighbourEnds`) as worked out for the order `units`, and the orders of
+    /// the layers above and below they were read from. Within one local improvement a unit's ends
+    /// depend on those two layers only (no unit's members turn round here): while neither has
+    /// changed, a layer visited again (a later pass, or the windowed one) reads them from here, in
+    /// whatever order its own units now stand.
+    private struct LineEnds {
+        var units: [Int]
+        var above: [Int]
+        var below: [Int]
+        var upper: CompactGraph.Rows
+        var lower: CompactGraph.Rows
     }
 
     /// Each unit's line ends in the layers above (union positions, doubled) and below (child slots),
@@ -110,13 +124,26 @@ extension Arrangement {
         return (firstBefore, secondBefore)
     }
 
-    /// Transposition then sifting on one layer; returns whether its order changed.
-    private mutating func improveLayer(_ layer: Int, window: Int) -> Bool {
+    /// Transposition then sifting on one layer; returns whether its order changed. `known` holds
+    /// the layer's line ends from an earlier visit, and is brought up to date.
+    private mutating func improveLayer(_ layer: Int, window: Int, ends known: inout LineEnds?) -> Bool {
         var units = layers[layer]
         // Line ends belong to the adjacent layers, which stay put while this layer is reordered.
-        let ends = neighbourEnds(units, layer: layer)
-        // `row[position]` says whose line ends stand at that position now.
+        let above = layer > 0 ? layers[layer - 1] : []
+        let below = layer + 1 < layers.count ? layers[layer + 1] : []
+        if known == nil || known!.above != above || known!.below != below {
+            let (upper, lower) = neighbourEnds(units, layer: layer)
+            known = LineEnds(units: units, above: above, below: below, upper: upper, lower: lower)
+        }
+        let ends = known!
+        // `row[position]` says whose line ends stand at that position now (their index in `ends`).
         var row = Array(units.indices)
+        if ends.units != units {
+            for (index, unit) in ends.units.enumerated() { rankInLayer[unit] = index }
+            row = units.map { rankInLayer[$0] }
+        }
+        // The units in the order they stood when this visit began, by their ends' index.
+        let visitOrder = row
         /// The crossings between `a` and `b` with `a` first, and with `b` first, in one pass each way.
         func costs(_ a: Int, _ b: Int) -> (aFirst: Int, bFirst: Int) {
             let upper = Arrangement.crossings(ends.upper, a, b)
@@ -152,7 +179,7 @@ extension Arrangement {
         }
         var positionOfRow = Array(repeating: 0, count: units.count)
         for (position, origin) in row.enumerated() { positionOfRow[origin] = position }
-        for origin in 0..<units.count {
+        for origin in visitOrder {
             let current = positionOfRow[origin]
             let unit = units[current]
             // The crossing change of putting this unit on the other side of each neighbour in turn.

@@ -32,27 +32,33 @@ struct StraightLineCrossings {
             (lines[line].along(atLevel: level, height: levels[level]) * 1000).rounded()
         }
         var total = 0
-        // The lines through the current level, in their order there.
+        // The lines through the current level in their order there, and their positions on it
+        // (each line's lower position in one gap is its upper one in the next: taken once).
         var order: [Int] = []
-        var nextLine = 0
         var upper: [Double] = []
         var lower: [Double] = []
+        var nextLine = 0
         for gap in 0..<max(0, levels.count - 1) {
-            order.removeAll { lines[$0].lowerLevel <= gap }
-            // Lines from this level join where they stand on it.
-            let firstJoining = nextLine
-            while nextLine < lines.count, lines[nextLine].upperLevel == gap { nextLine += 1 }
-            if firstJoining < nextLine {
-                let joining = (firstJoining..<nextLine).map { (line: $0, at: rounded($0, atLevel: gap)) }.sorted { $0.at < $1.at }.map(\.line)
-                order = merged(order, joining) { rounded($0, atLevel: gap) < rounded($1, atLevel: gap) }
+            var kept = 0
+            for index in order.indices where lines[order[index]].lowerLevel > gap {
+                (order[kept], upper[kept]) = (order[index], upper[index])
+                kept += 1
+            }
+            order.removeLast(order.count - kept)
+            upper.removeLast(upper.count - kept)
+            // Lines from this level join where they stand on it, after the lines at the same place.
+            if nextLine < lines.count, lines[nextLine].upperLevel == gap {
+                var joining: [(line: Int, at: Double)] = []
+                while nextLine < lines.count, lines[nextLine].upperLevel == gap {
+                    joining.append((nextLine, rounded(nextLine, atLevel: gap)))
+                    nextLine += 1
+                }
+                joining.sort { $0.at < $1.at }
+                (order, upper) = merged((order, upper), joining)
             }
             guard order.count > 1 else { continue }
-            upper.removeAll(keepingCapacity: true)
             lower.removeAll(keepingCapacity: true)
-            for line in order {
-                upper.append(rounded(line, atLevel: gap))
-                lower.append(rounded(line, atLevel: gap + 1))
-            }
+            for line in order { lower.append(rounded(line, atLevel: gap + 1)) }
             // `order` stands sorted by the upper positions. Lines at one upper position share a
             // point and never cross each other: among them, the lower ones first ...
             var start = 0
@@ -72,24 +78,34 @@ struct StraightLineCrossings {
                 // The insertion sort stopped midway: the upper positions are taken again, in the
                 // lines' order as it left them.
                 for (index, line) in order.enumerated() { upper[index] = rounded(line, atLevel: gap) }
-                total += CrossingCounter.crossings(Array(zip(denseRanks(upper), denseRanks(lower)).map { (upper: $0, lower: $1) }))
+                total += CrossingCounter.crossings(zip(denseRanks(upper), denseRanks(lower)).map { (upper: $0, lower: $1) })
                 sort(&order, by: &lower, in: 0..<order.count)
             }
+            swap(&upper, &lower)
         }
         return total
     }
 
-    /// `first` and `second` (each sorted by `before`) as one sorted list, `first`'s first among equals.
-    private static func merged(_ first: [Int], _ second: [Int], by before: (Int, Int) -> Bool) -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(first.count + second.count)
+    /// Lines and their positions, `first` and `second` each sorted by position, as one sorted
+    /// list, `first`'s first among equals.
+    private static func merged(_ first: (lines: [Int], at: [Double]), _ second: [(line: Int, at: Double)]) -> ([Int], [Double]) {
+        var lines: [Int] = []
+        var at: [Double] = []
+        lines.reserveCapacity(first.lines.count + second.count)
+        at.reserveCapacity(first.lines.count + second.count)
         var (i, j) = (0, 0)
-        while i < first.count, j < second.count {
-            if before(second[j], first[i]) { result.append(second[j]); j += 1 } else { result.append(first[i]); i += 1 }
+        while i < first.lines.count || j < second.count {
+            if j < second.count, i == first.lines.count || second[j].at < first.at[i] {
+                lines.append(second[j].line)
+                at.append(second[j].at)
+                j += 1
+            } else {
+                lines.append(first.lines[i])
+                at.append(first.at[i])
+                i += 1
+            }
         }
-        result += first[i...]
-        result += second[j...]
-        return result
+        return (lines, at)
     }
 
     /// Sorts `range` of `lines` by `keys` (moved along with them), stably, and returns how many
@@ -127,7 +143,7 @@ struct StraightLineCrossings {
     }
 
     /// Dense ranks of already rounded `values`, by one sort of the indices (no hashing of doubles).
-    static func denseRanks(_ values: [Double]) -> [Int] {
+    private static func denseRanks(_ values: [Double]) -> [Int] {
         var result = Array(repeating: 0, count: values.count)
         var rank = -1
         var previous = -Double.infinity

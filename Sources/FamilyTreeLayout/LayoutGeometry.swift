@@ -31,7 +31,10 @@ struct LayoutGeometry {
         for node in graph.members.count..<layerOfNode.count { othersOfLayer[layerOfNode[node], default: []].append(centre(node)) }
         // Other marriages' lines coming down from their partners' boxes (a union's own may run on
         // straight into its drop: they meet, they do not run beside each other).
-        for (union, drops) in marriageDrops { othersOfLayer[unionLayers[union], default: []] += drops.values }
+        // A partner generations above the union's layer drops its line in the gap below its own layer.
+        for drops in marriageDrops.values {
+            for (partner, drop) in drops { othersOfLayer[layerOfNode[partner], default: []].append(drop) }
+        }
         for layer in othersOfLayer.keys { othersOfLayer[layer]!.sort() }
         let step = LineSeparation.minimumGap
         for union in apart {
@@ -154,17 +157,31 @@ struct LayoutGeometry {
                 return reach < 0 ? (0, -reach) : reach > 0 ? (2, -reach) : (1, 0)
             }
             if unions.count > 1 { unions.sort { (side($0).side, side($0).reach, $0) < (side($1).side, side($1).reach, $1) } }
+            // The trunk leaves a step from the lines of the families with no other parent: in the
+            // place of the first marriage it carries where they all fit a step apart, else where
+            // it is farthest from them.
+            var trunk: [Int] = []
+            var trunkApart = false
             if Double(unions.count - 1) * BusRoom.step > 2 * room {
-                for union in unions where topology.partners[union].count == 2 { marriageDrop[union, default: [:]][member] = centre(member) }
-                unions.removeAll { topology.partners[$0].count == 2 }
+                trunk = unions.filter { topology.partners[$0].count == 2 }
+                let withTrunk = unions.filter { topology.partners[$0].count == 1 || $0 == trunk[0] }
+                trunkApart = Double(withTrunk.count - 1) * BusRoom.step > 2 * room
+                unions = trunkApart ? unions.filter { topology.partners[$0].count == 1 } : withTrunk
             }
             for (index, union) in unions.enumerated() {
                 let offset = unions.count > 1 ? max(-room, min(room, (Double(index) - Double(unions.count - 1) / 2) * BusRoom.step)) : 0
                 if topology.partners[union].count == 1 {
                     unionAlongs[union] += offset
                 } else {
-                    marriageDrop[union, default: [:]][member] = centre(member) + offset
+                    for marriage in union == trunk.first ? trunk : [union] { marriageDrop[marriage, default: [:]][member] = centre(member) + offset }
                 }
+            }
+            if trunkApart {
+                let lines = unions.filter { !topology.children[$0].isEmpty }.map { unionAlongs[$0] - centre(member) }
+                func clearance(_ offset: Double) -> Double { lines.map { abs($0 - offset) }.min() ?? .infinity }
+                let places = stride(from: 0, through: room, by: BusRoom.step / 4).flatMap { [$0, -$0] }
+                let offset = clearance(0) >= BusRoom.step ? 0 : places.max { clearance($0) < clearance($1) } ?? 0
+                for marriage in trunk { marriageDrop[marriage, default: [:]][member] = centre(member) + offset }
             }
         }
         let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
@@ -438,6 +455,8 @@ struct ChildLines {
     /// The legs of each marriage line from a partner in a layer above the union's (see `init`), in
     /// the order given: through each layer down to the union's, at a place no box stands.
     private(set) var marriageLegs: [[Leg]] = []
+    /// Where each of those lines leaves its partner's box.
+    private let marriageDrops: [Double]
     private var trackOfBus: [Int] = []
     private var trackCounts: [Int] = []
 
@@ -446,6 +465,7 @@ struct ChildLines {
          marriagesFromAbove: [MarriageFromAbove] = []) {
         let topology = graph.topology
         let alongSize = placement.alongSize
+        marriageDrops = marriagesFromAbove.map(\.drop)
         func centre(_ member: Int) -> Double { alongs[member] + alongSize[member] / 2 }
         let lineCount = topology.children.reduce(0) { $0 + $1.count } + topology.crossLinks.count
         let step = BusRoom.step
@@ -468,7 +488,7 @@ struct ChildLines {
                 passingLines[chains.nodeLayers.layerOfNode[node]].append(placement.start(of: node) + alongShift)
             }
         }
-        let rowsForMarriages = marriagesFromAbove.isEmpty ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines)
+        let rowsForMarriages = marriagesFromAbove.isEmpty ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines, sureDrops: unionDrops)
         func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int], rows: LayerRows) -> [(layer: Int, along: Double)] {
             guard startLayer + 1 < endLayer else { return [] }
             var along = startAlong
@@ -589,6 +609,10 @@ struct ChildLines {
     /// leg's track, or another leg leaving the same gap. Where each such leg goes instead: the
     /// place in its room nearest to where it was, a step from every such line. Legs of a gap are
     /// settled in line order, each against the others' places so far.
+    /// Family numbers of the marriage lines from above, below every union's (0 up) and every
+    /// cross-bloodline parent's (-1 down).
+    private static let marriageFamilies = -(1 << 40)
+
     private func legsBesideDrops() -> [LegKey: Double] {
         let step = BusRoom.step
         struct Drop { var along: Double; var track: Int; var family: Int }
@@ -602,6 +626,15 @@ struct ChildLines {
                 dropsOfGap[leg.layer].append(Drop(along: along, track: trackOfBus[leg.bus], family: line.family))
                 leavingsOfGap[leg.layer].append(
                     Leaving(along: leg.to, family: line.family, key: LegKey(line: index, leg: legIndex), room: leg.room, track: trackOfBus[leg.bus]))
+                along = leg.to
+            }
+        }
+        // A marriage line from above comes down past the tracks of each gap it runs along; it does
+        // not move (its passages keep clear of the drops they know), so lines beside it move.
+        for (index, legs) in marriageLegs.enumerated() {
+            var along = marriageDrops[index]
+            for leg in legs {
+                dropsOfGap[leg.layer].append(Drop(along: along, track: trackOfBus[leg.bus], family: Self.marriageFamilies - index))
                 along = leg.to
             }
         }
@@ -692,39 +725,52 @@ struct LayerRows {
     private var high: [[Double]] = []
     /// Where lines leave each layer downward from its unions, in order.
     private var drops: [[Double]] = []
+    /// Of `drops`, those a line passing the whole layer at their place would surely run on (the
+    /// layer's own unions' lines, and other lines passing it), in order; the others (lines into the
+    /// layer below, or from the layer above) may end before the passing line's track.
+    private var sureDrops: [[Double]] = []
 
-    init(layers: [[Int]], along: [Double], size: [Double], drops: [[Double]]) {
+    init(layers: [[Int]], along: [Double], size: [Double], drops: [[Double]], sureDrops: [[Double]]? = nil) {
         for members in layers {
             low.append(members.map { along[$0] })
             high.append(members.map { along[$0] + size[$0] })
         }
         self.drops = drops.map { $0.sorted() }
+        self.sureDrops = (sureDrops ?? drops).map { $0.sorted() }
     }
+
+    /// How many gaps each side a line may go out to find one clear of every drop.
+    static let farthestGaps = 16
 
     /// Marks a line passing `layer` at `along`, so later lines keep a step from it.
     mutating func addDrop(_ along: Double, inLayer layer: Int) {
-        let index = drops[layer].firstIndex { $0 > along } ?? drops[layer].count
-        drops[layer].insert(along, at: index)
+        drops[layer].insert(along, at: drops[layer].firstIndex { $0 > along } ?? drops[layer].count)
+        sureDrops[layer].insert(along, at: sureDrops[layer].firstIndex { $0 > along } ?? sureDrops[layer].count)
     }
 
     /// The position nearest to `position` where a line crosses `layer` without touching a box,
     /// keeping `clearance` from boxes where the gap allows, and a step from any union's drop
-    /// where a gap within a few boxes allows.
+    /// where a gap within a few boxes allows: the middle of a gap, or where every gap's middle has
+    /// a drop (partners' union points stand there), a place beside it in a gap wide enough.
     func freeAlong(near position: Double, inLayer layer: Int, clearance: Double, gapsEachSide: Int = 4, within allowed: ClosedRange<Double>? = nil) -> Double {
         let (lows, highs) = (low[layer], high[layer])
         guard !lows.isEmpty else { return position }
         // The first box whose right edge is not left of the position.
         let first = highs.partitioningIndex { $0 + clearance >= position }
+        /// A place to pass, and how far it may move within its gap, `clearance` from the boxes.
+        typealias Passage = (along: Double, room: ClosedRange<Double>)
         /// The middle of the gap left of box `index` (the open side beyond the row's ends).
-        func gap(leftOf index: Int) -> Double {
-            if index == 0 { return lows[0] - clearance }
-            if index == lows.count { return highs[lows.count - 1] + clearance }
-            return (highs[index - 1] + lows[index]) / 2
+        func gap(leftOf index: Int) -> Passage {
+            if index == 0 { return (lows[0] - clearance, -Double.infinity...(lows[0] - clearance)) }
+            if index == lows.count { return (highs[index - 1] + clearance, (highs[index - 1] + clearance)...Double.infinity) }
+            let middle = (highs[index - 1] + lows[index]) / 2
+            let (low, high) = (highs[index - 1] + clearance, lows[index] - clearance)
+            return (middle, low <= high ? low...high : middle...middle)
         }
         // The position itself where no box is in the way; then the middles of the gaps around it,
         // outward on both sides (the gap it is in, or the two beside the box it is in, first).
-        var candidates: [Double] = []
-        if first == lows.count || lows[first] - clearance > position { candidates.append(position) }
+        var candidates: [Passage] = []
+        if first == lows.count || lows[first] - clearance > position { candidates.append((position, position...position)) }
         var left = first
         var right = first + 1
         for _ in 0..<gapsEachSide {
@@ -733,14 +779,43 @@ struct LayerRows {
             left -= 1
             right += 1
         }
-        let inRange = allowed.map { range in candidates.filter(range.contains) } ?? candidates
+        let inRange = allowed.map { range in candidates.filter { range.contains($0.along) } } ?? candidates
         let ordered = (inRange.isEmpty ? candidates : inRange).enumerated()
-            .sorted { (abs($0.element - position), $0.offset) < (abs($1.element - position), $1.offset) }
+            .sorted { (abs($0.element.along - position), $0.offset) < (abs($1.element.along - position), $1.offset) }
+            .map(\.element)
         let unionDrops = drops[layer]
+        let step = LineSeparation.minimumGap
         func isClear(_ along: Double) -> Bool {
-            let low = unionDrops.partitioningIndex { $0 > along - LineSeparation.minimumGap }
-            return low == unionDrops.count || unionDrops[low] >= along + LineSeparation.minimumGap
+            let low = unionDrops.partitioningIndex { $0 > along - step }
+            return low == unionDrops.count || unionDrops[low] >= along + step
         }
-        return ordered.first(where: { isClear($0.element) })?.element ?? ordered[0].element
+        if let clear = ordered.first(where: { isClear($0.along) }) { return clear.along }
+        // Every middle has a drop: a step beside a drop, in the nearest gap with such a place.
+        for passage in ordered where passage.room.lowerBound < passage.room.upperBound {
+            let bounded = passage.room.clamped(to: (passage.along - 4 * step)...(passage.along + 4 * step))
+            let nearby = unionDrops[unionDrops.partitioningIndex { $0 >= bounded.lowerBound - step }...].prefix { $0 <= bounded.upperBound + step }
+            let places = [bounded.lowerBound, bounded.upperBound] + nearby.flatMap { [$0 - step, $0 + step] }
+            if let place = places.filter({ bounded.contains($0) && isClear($0) }).min(by: { (abs($0 - passage.along), $0) < (abs($1 - passage.along), $1) }) {
+                return place
+            }
+        }
+        // No place a step clear (a dense layer): the nearest not on a line it would surely run
+        // on; where every one is on such a line (each gap a couple's union point), further out;
+        // where none is clear even there, the one farthest from the drops.
+        let sure = sureDrops[layer]
+        func isOnSureDrop(_ along: Double) -> Bool {
+            let index = sure.partitioningIndex { $0 > along - 0.5 }
+            return index < sure.count && sure[index] < along + 0.5
+        }
+        if let near = ordered.first(where: { !isOnSureDrop($0.along) }) { return near.along }
+        guard gapsEachSide >= Self.farthestGaps else {
+            return freeAlong(near: position, inLayer: layer, clearance: clearance, gapsEachSide: Self.farthestGaps, within: allowed)
+        }
+        func room(_ along: Double) -> Double {
+            let above = unionDrops.partitioningIndex { $0 >= along }
+            let next = above < unionDrops.count ? unionDrops[above] - along : .infinity
+            return min(next, above > 0 ? along - unionDrops[above - 1] : .infinity)
+        }
+        return ordered.max { room($0.along) < room($1.along) }!.along
     }
 }

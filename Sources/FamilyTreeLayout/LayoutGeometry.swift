@@ -185,6 +185,21 @@ struct LayoutGeometry {
             }
         }
         let unionLayers = topology.partners.map { $0.map { layerOf[$0] }.max()! }
+        // A marriage from a partner generations above whose point stands under the lower partner
+        // within a step of the line of another of their marriages (between two of them, its
+        // children's lines would run down beside one): the point goes onto the partner's own line.
+        for (union, partners) in topology.partners.enumerated() where partners.count == 2 && layerOf[partners[0]] != layerOf[partners[1]] {
+            let lower = layerOf[partners[0]] > layerOf[partners[1]] ? partners[0] : partners[1]
+            guard let drop = marriageDrop[union]?[lower], abs(unionAlongs[union] - centre(lower)) < alongSize[lower] / 2,
+                  let others = dropsOfMember[lower] else { continue }
+            let point = unionAlongs[union]
+            let besideAnother = others.contains { other in
+                guard other != union else { return false }
+                let along = topology.partners[other].count == 1 ? unionAlongs[other] : marriageDrop[other]?[lower]
+                return along.map { abs($0 - point) < BusRoom.step } ?? false
+            }
+            if besideAnother { unionAlongs[union] = drop }
+        }
         keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, marriageDrops: marriageDrop, centre: centre)
         let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
         // Partners generations apart: the upper one's marriage line passes the layers between.

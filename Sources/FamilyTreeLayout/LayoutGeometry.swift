@@ -188,18 +188,24 @@ struct LayoutGeometry {
         // A marriage from a partner generations above whose point stands under the lower partner
         // within a step of the line of another of their marriages (between two of them, its
         // children's lines would run down beside one): the point goes onto the partner's own line.
+        // Each such partner's lines in order along, once (a grandson may marry thousands from above).
+        var linesLeaving: [Int: [(along: Double, union: Int)]] = [:]
+        var snapped: [Int: Double] = [:]
         for (union, partners) in topology.partners.enumerated() where partners.count == 2 && layerOf[partners[0]] != layerOf[partners[1]] {
             let lower = layerOf[partners[0]] > layerOf[partners[1]] ? partners[0] : partners[1]
-            guard let drop = marriageDrop[union]?[lower], abs(unionAlongs[union] - centre(lower)) < alongSize[lower] / 2,
-                  let others = dropsOfMember[lower] else { continue }
-            let point = unionAlongs[union]
-            let besideAnother = others.contains { other in
-                guard other != union else { return false }
-                let along = topology.partners[other].count == 1 ? unionAlongs[other] : marriageDrop[other]?[lower]
-                return along.map { abs($0 - point) < BusRoom.step } ?? false
+            guard let drop = marriageDrop[union]?[lower], abs(unionAlongs[union] - centre(lower)) < alongSize[lower] / 2 else { continue }
+            if linesLeaving[lower] == nil {
+                linesLeaving[lower] = (dropsOfMember[lower] ?? []).compactMap { other in
+                    let along = topology.partners[other].count == 1 ? unionAlongs[other] : marriageDrop[other]?[lower]
+                    return along.map { ($0, other) }
+                }.sorted { ($0.along, $0.union) < ($1.along, $1.union) }
             }
-            if besideAnother { unionAlongs[union] = drop }
+            let lines = linesLeaving[lower]!
+            let point = unionAlongs[union]
+            let near = lines[lines.partitioningIndex { $0.along > point - BusRoom.step }...].prefix { $0.along < point + BusRoom.step }
+            if near.contains(where: { $0.union != union }) { snapped[union] = drop }
         }
+        for (union, along) in snapped { unionAlongs[union] = along }
         keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, marriageDrops: marriageDrop, centre: centre)
         let memberLayers = arrangement.layers.map { $0.flatMap { arrangement.members(of: $0) }.filter { $0 < graph.members.count } }
         // Partners generations apart: the upper one's marriage line passes the layers between.
@@ -808,8 +814,14 @@ struct LayerRows {
         // Every middle has a drop: a step beside a drop, in the nearest gap with such a place.
         for passage in ordered where passage.room.lowerBound < passage.room.upperBound {
             let bounded = passage.room.clamped(to: (passage.along - 4 * step)...(passage.along + 4 * step))
-            let nearby = unionDrops[unionDrops.partitioningIndex { $0 >= bounded.lowerBound - step }...].prefix { $0 <= bounded.upperBound + step }
-            let places = [bounded.lowerBound, bounded.upperBound] + nearby.flatMap { [$0 - step, $0 + step] }
+            var places = [bounded.lowerBound, bounded.upperBound]
+            // Each place with drops once (a hostile tree stacks thousands of lines on one).
+            var index = unionDrops.partitioningIndex { $0 >= bounded.lowerBound - step }
+            while index < unionDrops.count, unionDrops[index] <= bounded.upperBound + step, places.count < 64 {
+                let drop = unionDrops[index]
+                places += [drop - step, drop + step]
+                index = unionDrops.partitioningIndex { $0 > drop }
+            }
             if let place = places.filter({ bounded.contains($0) && isClear($0) }).min(by: { (abs($0 - passage.along), $0) < (abs($1 - passage.along), $1) }) {
                 return place
             }

@@ -124,12 +124,16 @@ public struct FanChartRenderer: Sendable {
                 let years = person.lifeSpan
                 let middle = (inner + outer) / 2
                 if ring == 0 {
-                    // The person: upright lines in the half disc.
-                    let size = 14.0
-                    let shown = Labeler.shortened(fullName, fontSize: size, limit: 2 * outer * 0.86)
-                    labels += "<text class=\"name\" x=\"\(number(centreX))\" y=\"\(number(centreY - outer * 0.42))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shown))</text>\n"
+                    // The person the chart is drawn around: their whole name, upright, on as many
+                    // lines (and as small) as the half disc needs, never cut where it can fit.
+                    let (size, nameLines) = Self.centreName(fullName, radius: outer)
+                    var baseline = centreY - Self.centreYearsBaseline - Double(nameLines.count - 1) * (size + 2) - 17
+                    for line in nameLines {
+                        labels += "<text class=\"name\" x=\"\(number(centreX))\" y=\"\(number(baseline))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>\n"
+                        baseline += size + 2
+                    }
                     if !years.isEmpty {
-                        labels += "<text class=\"detail\" x=\"\(number(centreX))\" y=\"\(number(centreY - outer * 0.42 + 17))\" font-size=\"11\" text-anchor=\"middle\">\(Formatting.xmlEscaped(years))</text>\n"
+                        labels += "<text class=\"detail\" x=\"\(number(centreX))\" y=\"\(number(centreY - Self.centreYearsBaseline))\" font-size=\"11\" text-anchor=\"middle\">\(Formatting.xmlEscaped(years))</text>\n"
                     }
                 } else if ring <= Self.arcRings {
                     // Across the wedge, at right angles to the radius: upright everywhere on a half
@@ -164,9 +168,33 @@ public struct FanChartRenderer: Sendable {
                     let limit = outer - inner - 12
                     // Two lines when the wedge is wide enough for them, else the name and years on one.
                     let twoLines = across >= 24
-                    let size = min(11.5, max(3, (twoLines ? across / 2.3 : across * 0.8)))
+                    let wedgeSize = min(11.5, max(3, (twoLines ? across / 2.3 : across * 0.8)))
+                    // A name a little too long for the ring is set a little smaller before it is cut.
+                    let longest = twoLines && !years.isEmpty ? fullName : years.isEmpty ? fullName : "\(fullName) \(years)"
+                    let size = max(wedgeSize * 0.8, min(wedgeSize, wedgeSize * limit / max(1, Labeler.textWidth(longest, fontSize: wedgeSize))))
                     let group = "<g transform=\"translate(\(number(x)),\(number(y))) rotate(\(number(rotation)))\">"
-                    if twoLines, !years.isEmpty {
+                    // A wide wedge (the third and fourth rings) takes the name on two lines (three
+                    // where it is wide enough and two would cut it), the years below, before
+                    // setting it smaller or cutting it.
+                    let nameFits = Labeler.textWidth(fullName, fontSize: wedgeSize) <= limit
+                    if !nameFits, across >= 3.6 * wedgeSize, fullName.contains(" ") {
+                        let words = fullName.split(separator: " ").map(String.init)
+                        let inTwo = Self.wrapped(fullName, fontSize: wedgeSize, limit: limit)
+                        let inThree = across >= 4.8 * wedgeSize ? Self.filledLines(words, fontSize: wedgeSize, limits: [limit, limit, limit]) : nil
+                        let nameLines = inTwo.contains { $0.hasSuffix("…") } ? inThree ?? inTwo : inTwo
+                        let lineHeight = wedgeSize + 1.5
+                        var baseline = -(Double(nameLines.count) * lineHeight + (years.isEmpty ? 0 : wedgeSize)) / 2 + wedgeSize * 0.8
+                        labels += group
+                        for line in nameLines {
+                            labels += "<text class=\"name\" y=\"\(number(baseline))\" font-size=\"\(number(wedgeSize))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>"
+                            baseline += lineHeight
+                        }
+                        if !years.isEmpty {
+                            let shownYears = Labeler.shortened(years, fontSize: wedgeSize - 1, limit: limit)
+                            labels += "<text class=\"detail\" y=\"\(number(baseline))\" font-size=\"\(number(wedgeSize - 1))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownYears))</text>"
+                        }
+                        labels += "</g>\n"
+                    } else if twoLines, !years.isEmpty {
                         let shownName = Labeler.shortened(fullName, fontSize: size, limit: limit)
                         let shownYears = Labeler.shortened(years, fontSize: size - 1, limit: limit)
                         labels += group + "<text class=\"name\" y=\"\(number(-size * 0.25))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownName))</text>"
@@ -183,17 +211,59 @@ public struct FanChartRenderer: Sendable {
         return svg
     }
 
+    /// How far above the half disc's base the years under the middle person's name stand.
+    static let centreYearsBaseline = 15.8
+
+    /// The middle person's name in the half disc of `radius`: the largest size, from 14 points
+    /// down to 8, at which it fits on at most four lines broken at spaces, each line no wider than
+    /// the disc at its top (the higher, the narrower); cut only where even that cannot hold it.
+    static func centreName(_ name: String, radius: Double) -> (size: Double, lines: [String]) {
+        let words = name.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        /// How wide the disc is for line `line` of `count` (0 the top one) at `size`.
+        func limit(line: Int, of count: Int, size: Double) -> Double {
+            let top = centreYearsBaseline + 17 + Double(count - 1 - line) * (size + 2) + size * 0.8
+            return top < radius ? 2 * (radius * radius - top * top).squareRoot() - 8 : 0
+        }
+        for size in stride(from: 14.0, through: 8.0, by: -1) {
+            for count in 1...4 {
+                let limits = (0..<count).map { limit(line: $0, of: count, size: size) }
+                if let lines = filledLines(words, fontSize: size, limits: limits) { return (size, lines) }
+            }
+        }
+        return (8, [Labeler.shortened(name, fontSize: 8, limit: limit(line: 0, of: 1, size: 8))])
+    }
+
+    /// `words` filled onto lines in turn, each no wider than its limit, each as full as it can be
+    /// (which fits whatever fits at all); nil when they do not fit on that many lines.
+    static func filledLines(_ words: [String], fontSize: Double, limits: [Double]) -> [String]? {
+        var lines: [String] = []
+        var next = 0
+        for limit in limits where next < words.count {
+            var line = words[next]
+            guard Labeler.textWidth(line, fontSize: fontSize) <= limit else { return nil }
+            next += 1
+            while next < words.count, Labeler.textWidth(line + " " + words[next], fontSize: fontSize) <= limit {
+                line += " " + words[next]
+                next += 1
+            }
+            lines.append(line)
+        }
+        return next == words.count ? (lines.isEmpty ? [""] : lines) : nil
+    }
+
     /// `text` on one line when it fits in `limit`, else on two split at the space that balances
-    /// them best (each line shortened only if it still does not fit).
+    /// them best among the splits where both fit (among all where none does; each line shortened
+    /// only if it still does not fit).
     static func wrapped(_ text: String, fontSize: Double, limit: Double) -> [String] {
         guard Labeler.textWidth(text, fontSize: fontSize) > limit else { return [text] }
-        let spaces = text.indices.filter { text[$0] == " " }
-        guard let split = spaces.min(by: { left, right in
-            func imbalance(_ index: String.Index) -> Double {
-                abs(Labeler.textWidth(String(text[..<index]), fontSize: fontSize) - Labeler.textWidth(String(text[text.index(after: index)...]), fontSize: fontSize))
-            }
-            return imbalance(left) < imbalance(right)
-        }) else { return [Labeler.shortened(text, fontSize: fontSize, limit: limit)] }
+        let splits = text.indices.filter { text[$0] == " " }.map { index in
+            (index: index, left: Labeler.textWidth(String(text[..<index]), fontSize: fontSize),
+             right: Labeler.textWidth(String(text[text.index(after: index)...]), fontSize: fontSize))
+        }
+        let fitting = splits.filter { $0.left <= limit && $0.right <= limit }
+        guard let split = (fitting.isEmpty ? splits : fitting).min(by: { abs($0.left - $0.right) < abs($1.left - $1.right) })?.index else {
+            return [Labeler.shortened(text, fontSize: fontSize, limit: limit)]
+        }
         return [String(text[..<split]), String(text[text.index(after: split)...])].map { Labeler.shortened($0, fontSize: fontSize, limit: limit) }
     }
 

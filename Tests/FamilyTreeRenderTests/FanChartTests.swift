@@ -58,4 +58,60 @@ import FoundationXML
         chart.extent = .fan("jonas", generations: 3)
         #expect(throws: ChartError.fanIsSVG(.dot)) { try chart.drawing() }
     }
+
+    /// The person the fan is drawn around is never cut where their name can fit: it takes more
+    /// lines, and a smaller size, in the half disc (before, "George WASHINGT…").
+    @Test func theMiddlePersonsWholeNameIsShown() throws {
+        let name = "George WASHINGTON [FIRST U.S. PRESIDENT]"
+        let graph = try FamilyGraph(json: Array("""
+            {"members": [{"id": "kid", "firstName": "\(name)"},
+              {"id": "dad", "firstName": "Augustine", "sex": "male"}, {"id": "mum", "firstName": "Mary", "sex": "female"}],
+             "unions": [{"id": "u", "partners": ["dad", "mum"], "children": ["kid"]}]}
+            """.utf8), file: "president.json")
+        let svg = try chart(of: "kid", generations: 3, in: graph)
+        // The middle's lines are the only text placed by x (the rings' are turned in groups).
+        let middle = svg.components(separatedBy: "<text class=\"name\" x=\"").dropFirst()
+            .map { $0.components(separatedBy: ">")[1].components(separatedBy: "</text")[0] }
+        #expect(middle.count >= 2, "\(middle)")
+        #expect(middle.joined(separator: " ") == name)
+
+        let radius = FanChartRenderer.centreRadius
+        for text in [name, "Maximilian Alexander Ferdinand Karl von Habsburg-Lothringen", "Jo"] {
+            let (size, lines) = FanChartRenderer.centreName(text, radius: radius)
+            #expect(lines.joined(separator: " ") == text, "\(text): \(lines)")
+            #expect(size >= 8 && size <= 14)
+            // Each line fits the disc where it stands: its top's height above the base.
+            for (index, line) in lines.enumerated() {
+                let top = FanChartRenderer.centreYearsBaseline + 17 + Double(lines.count - 1 - index) * (size + 2) + size * 0.8
+                #expect(Labeler.textWidth(line, fontSize: size) <= 2 * (radius * radius - top * top).squareRoot(), "\(text): \(line)")
+            }
+        }
+        #expect(FanChartRenderer.centreName("Jo", radius: radius).size == 14, "a short name keeps the full size")
+        // Only a name that no size holds (one word of 60 letters) is cut.
+        let word = String(repeating: "W", count: 60)
+        #expect(FanChartRenderer.centreName(word, radius: radius).lines.first?.hasSuffix("…") == true)
+    }
+
+    /// In the wide wedges of the third ring a long name takes two lines, or three where two would
+    /// cut it, its years below, before it is cut (Queen Victoria's fan cut "Elizabeth of Saxe-
+    /// Hildburghausen Albertin"; this one is longer still).
+    @Test func aLongNameInAWideOuterWedgeTakesMoreLines() throws {
+        let long = "Elizabeth of Saxe-Hildburghausen Albertine"
+        let graph = try FamilyGraph(json: Array("""
+            {"members": [{"id": "kid", "firstName": "Kid"}, {"id": "dad", "firstName": "Dad", "sex": "male"},
+              {"id": "mum", "firstName": "Mum", "sex": "female"}, {"id": "gd", "firstName": "Grandad", "sex": "male"},
+              {"id": "gm", "firstName": "Gran", "sex": "female"}, {"id": "ggd", "firstName": "Great", "sex": "male"},
+              {"id": "ggm", "firstName": "\(long)", "sex": "female", "birthday": "1713", "deathDate": "1761"}],
+             "unions": [{"id": "u1", "partners": ["dad", "mum"], "children": ["kid"]},
+                        {"id": "u2", "partners": ["gd", "gm"], "children": ["dad"]},
+                        {"id": "u3", "partners": ["ggd", "ggm"], "children": ["gd"]}]}
+            """.utf8), file: "wide.json")
+        let svg = try chart(of: "kid", generations: 4, in: graph)
+        #expect(!svg.contains("…"), "nothing is cut")
+        let group = try #require(svg.components(separatedBy: "<g transform=").first { $0.contains("Hildburghausen") })
+        let lines = group.components(separatedBy: "<text class=\"name\"").dropFirst()
+            .map { $0.components(separatedBy: ">")[1].components(separatedBy: "</text")[0] }
+        #expect(lines.count >= 2 && lines.joined(separator: " ") == long, "\(lines)")
+        #expect(group.contains(">1713–1761</text>"))
+    }
 }

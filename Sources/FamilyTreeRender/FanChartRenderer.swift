@@ -256,10 +256,15 @@ public struct FanChartRenderer: Sendable {
     /// only if it still does not fit).
     static func wrapped(_ text: String, fontSize: Double, limit: Double) -> [String] {
         guard Labeler.textWidth(text, fontSize: fontSize) > limit else { return [text] }
-        let splits = text.indices.filter { text[$0] == " " }.map { index in
-            (index: index, left: Labeler.textWidth(String(text[..<index]), fontSize: fontSize),
-             right: Labeler.textWidth(String(text[text.index(after: index)...]), fontSize: fontSize))
+        // Each space's two sides measured in one pass (a hostile name has thousands of spaces).
+        var units = 0.0
+        var spaces: [(index: String.Index, before: Double)] = []
+        for index in text.indices {
+            if text[index] == " " { spaces.append((index, units)) }
+            for scalar in text[index].unicodeScalars { units += Labeler.unitWidth(scalar) }
         }
+        let space = Labeler.unitWidth(" ")
+        let splits = spaces.map { (index: $0.index, left: $0.before * fontSize, right: (units - $0.before - space) * fontSize) }
         let fitting = splits.filter { $0.left <= limit && $0.right <= limit }
         guard let split = (fitting.isEmpty ? splits : fitting).min(by: { abs($0.left - $0.right) < abs($1.left - $1.right) })?.index else {
             return [Labeler.shortened(text, fontSize: fontSize, limit: limit)]

@@ -181,20 +181,23 @@ public struct Labeler: Sendable {
     /// An estimate of the rendered width of `text` in a sans-serif font.
     static func textWidth(_ text: String, fontSize: Double) -> Double {
         var units = 0.0
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0300...0x036F, 0x200B...0x200F: continue // combining marks, zero-width
-            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x1F300...0x1FAFF: units += 1.0
-            case 0x4D, 0x57: units += 0.85 // M W
-            case 0x49: units += 0.3 // I
-            case 0x41...0x5A: units += 0.68
-            case 0x6D, 0x77: units += 0.82 // m w
-            case 0x20, 0x2E, 0x2C, 0x69, 0x6A, 0x6C, 0x27, 0x3A, 0x3B, 0x21, 0x7C: units += 0.3
-            case 0x28, 0x29, 0x2D, 0x5B, 0x5D, 0x2F, 0x66, 0x74, 0x72: units += 0.36 // ( ) - [ ] / f t r
-            default: units += 0.55
-            }
-        }
+        for scalar in text.unicodeScalars { units += unitWidth(scalar) }
         return units * fontSize
+    }
+
+    /// How wide `scalar` is, in font sizes (see `textWidth`).
+    static func unitWidth(_ scalar: Unicode.Scalar) -> Double {
+        switch scalar.value {
+        case 0x0300...0x036F, 0x200B...0x200F: 0 // combining marks, zero-width
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x1F300...0x1FAFF: 1.0
+        case 0x4D, 0x57: 0.85 // M W
+        case 0x49: 0.3 // I
+        case 0x41...0x5A: 0.68
+        case 0x6D, 0x77: 0.82 // m w
+        case 0x20, 0x2E, 0x2C, 0x69, 0x6A, 0x6C, 0x27, 0x3A, 0x3B, 0x21, 0x7C: 0.3
+        case 0x28, 0x29, 0x2D, 0x5B, 0x5D, 0x2F, 0x66, 0x74, 0x72: 0.36 // ( ) - [ ] / f t r
+        default: 0.55
+        }
     }
 
     static func shortened(_ text: String, fontSize: Double, limit: Double = maximumWidth - 24) -> String {

@@ -161,12 +161,12 @@ struct LayoutGeometry {
             // place of the first marriage it carries where they all fit a step apart, else where
             // it is farthest from them.
             var trunk: [Int] = []
-            var trunkApart = false
+            var trunkHasNoSlot = false
             if Double(unions.count - 1) * BusRoom.step > 2 * room {
                 trunk = unions.filter { topology.partners[$0].count == 2 }
-                let withTrunk = unions.filter { topology.partners[$0].count == 1 || $0 == trunk[0] }
-                trunkApart = Double(withTrunk.count - 1) * BusRoom.step > 2 * room
-                unions = trunkApart ? unions.filter { topology.partners[$0].count == 1 } : withTrunk
+                let withTrunk = unions.filter { topology.partners[$0].count == 1 || $0 == trunk.first }
+                trunkHasNoSlot = Double(withTrunk.count - 1) * BusRoom.step > 2 * room
+                unions = trunkHasNoSlot ? unions.filter { topology.partners[$0].count == 1 } : withTrunk
             }
             for (index, union) in unions.enumerated() {
                 let offset = unions.count > 1 ? max(-room, min(room, (Double(index) - Double(unions.count - 1) / 2) * BusRoom.step)) : 0
@@ -176,9 +176,9 @@ struct LayoutGeometry {
                     for marriage in union == trunk.first ? trunk : [union] { marriageDrop[marriage, default: [:]][member] = centre(member) + offset }
                 }
             }
-            if trunkApart {
+            if trunkHasNoSlot {
                 let lines = unions.filter { !topology.children[$0].isEmpty }.map { unionAlongs[$0] - centre(member) }
-                func clearance(_ offset: Double) -> Double { lines.map { abs($0 - offset) }.min() ?? .infinity }
+                func clearance(_ offset: Double) -> Double { lines.lazy.map { abs($0 - offset) }.min() ?? .infinity }
                 let places = stride(from: 0, through: room, by: BusRoom.step / 4).flatMap { [$0, -$0] }
                 let offset = clearance(0) >= BusRoom.step ? 0 : places.max { clearance($0) < clearance($1) } ?? 0
                 for marriage in trunk { marriageDrop[marriage, default: [:]][member] = centre(member) + offset }
@@ -201,9 +201,13 @@ struct LayoutGeometry {
                 }.sorted { ($0.along, $0.union) < ($1.along, $1.union) }
             }
             let lines = linesLeaving[lower]!
-            let point = unionAlongs[union]
-            let near = lines[lines.partitioningIndex { $0.along > point - BusRoom.step }...].prefix { $0.along < point + BusRoom.step }
-            if near.contains(where: { $0.union != union }) { snapped[union] = drop }
+            /// Whether a line of another marriage leaves within `reach` of `along` (the scan stops
+            /// at the first: a trunk holds thousands on one place).
+            func another(near along: Double, within reach: Double) -> Bool {
+                lines[lines.partitioningIndex { $0.along > along - reach }...].lazy.prefix { $0.along < along + reach }.contains { $0.union != union }
+            }
+            // Not onto a line the partner's other marriages share (a trunk runs on down past it).
+            if another(near: unionAlongs[union], within: BusRoom.step), !another(near: drop, within: LayerRows.onTop) { snapped[union] = drop }
         }
         for (union, along) in snapped { unionAlongs[union] = along }
         keepApartUnionsClear(&unionAlongs, unionLayers: unionLayers, marriageDrops: marriageDrop, centre: centre)
@@ -502,14 +506,20 @@ struct ChildLines {
         // that layer too, of the long lines passing the layer at their placeholders, and of the
         // lines entering the boxes of the layer below.
         var passingLines = unionDrops
+        // Of those, the lines such a line would surely run on where it took their place: the
+        // layer's own unions' lines and the long lines passing it (see `LayerRows.freeAlong`).
+        var surePassingLines = unionDrops
         if !marriagesFromAbove.isEmpty {
             for layer in passingLines.indices.dropFirst() { passingLines[layer] += unionDrops[layer - 1] }
             for layer in passingLines.indices.dropLast() { passingLines[layer] += memberLayers[layer + 1].map(centre) }
             for node in graph.members.count..<chains.nodeLayers.layerOfNode.count {
-                passingLines[chains.nodeLayers.layerOfNode[node]].append(placement.start(of: node) + alongShift)
+                let layer = chains.nodeLayers.layerOfNode[node]
+                passingLines[layer].append(placement.start(of: node) + alongShift)
+                surePassingLines[layer].append(placement.start(of: node) + alongShift)
             }
         }
-        let rowsForMarriages = marriagesFromAbove.isEmpty ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines, sureDrops: unionDrops)
+        let rowsForMarriages = marriagesFromAbove.isEmpty
+            ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines, sureDrops: surePassingLines)
         func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int], rows: LayerRows) -> [(layer: Int, along: Double)] {
             guard startLayer + 1 < endLayer else { return [] }
             var along = startAlong
@@ -625,15 +635,15 @@ struct ChildLines {
     /// How many tracks the gap above `layer` holds.
     func tracksAbove(layer: Int) -> Int { trackCounts[layer] }
 
+    /// Family numbers of the marriage lines from above, by their index in `marriageLegs`: below
+    /// every union's (0 up) and every cross-bloodline parent's (-1 down).
+    private static let marriageFamilies = -(1 << 40)
+
     /// Legs that leave their track (down into the child, or through the next layer) beside
     /// another family's line that also runs on down there: one coming down from above past the
     /// leg's track, or another leg leaving the same gap. Where each such leg goes instead: the
     /// place in its room nearest to where it was, a step from every such line. Legs of a gap are
     /// settled in line order, each against the others' places so far.
-    /// Family numbers of the marriage lines from above, below every union's (0 up) and every
-    /// cross-bloodline parent's (-1 down).
-    private static let marriageFamilies = -(1 << 40)
-
     private func legsBesideDrops() -> [LegKey: Double] {
         let step = BusRoom.step
         struct Drop { var along: Double; var track: Int; var family: Int }
@@ -762,11 +772,13 @@ struct LayerRows {
 
     /// How many gaps each side a line may go out to find one clear of every drop.
     static let farthestGaps = 16
+    /// Lines closer than this are drawn on top of each other (half a unit: one pixel).
+    static let onTop = 0.5
 
     /// Marks a line passing `layer` at `along`, so later lines keep a step from it.
     mutating func addDrop(_ along: Double, inLayer layer: Int) {
-        drops[layer].insert(along, at: drops[layer].firstIndex { $0 > along } ?? drops[layer].count)
-        sureDrops[layer].insert(along, at: sureDrops[layer].firstIndex { $0 > along } ?? sureDrops[layer].count)
+        drops[layer].insert(along, at: drops[layer].partitioningIndex { $0 > along })
+        sureDrops[layer].insert(along, at: sureDrops[layer].partitioningIndex { $0 > along })
     }
 
     /// The position nearest to `position` where a line crosses `layer` without touching a box,
@@ -822,7 +834,8 @@ struct LayerRows {
                 places += [drop - step, drop + step]
                 index = unionDrops.partitioningIndex { $0 > drop }
             }
-            if let place = places.filter({ bounded.contains($0) && isClear($0) }).min(by: { (abs($0 - passage.along), $0) < (abs($1 - passage.along), $1) }) {
+            if let place = places.filter({ bounded.contains($0) && (allowed?.contains($0) ?? true) && isClear($0) })
+                .min(by: { (abs($0 - passage.along), $0) < (abs($1 - passage.along), $1) }) {
                 return place
             }
         }
@@ -831,8 +844,8 @@ struct LayerRows {
         // where none is clear even there, the one farthest from the drops.
         let sure = sureDrops[layer]
         func isOnSureDrop(_ along: Double) -> Bool {
-            let index = sure.partitioningIndex { $0 > along - 0.5 }
-            return index < sure.count && sure[index] < along + 0.5
+            let index = sure.partitioningIndex { $0 > along - Self.onTop }
+            return index < sure.count && sure[index] < along + Self.onTop
         }
         if let near = ordered.first(where: { !isOnSureDrop($0.along) }) { return near.along }
         guard gapsEachSide >= Self.farthestGaps else {

@@ -170,18 +170,19 @@ public struct FanChartRenderer: Sendable {
                     let twoLines = across >= 24
                     let wedgeSize = min(11.5, max(3, (twoLines ? across / 2.3 : across * 0.8)))
                     // A name a little too long for the ring is set a little smaller before it is cut.
-                    let longest = twoLines && !years.isEmpty ? fullName : years.isEmpty ? fullName : "\(fullName) \(years)"
+                    let longest = twoLines || years.isEmpty ? fullName : "\(fullName) \(years)"
                     let size = max(wedgeSize * 0.8, min(wedgeSize, wedgeSize * limit / max(1, Labeler.textWidth(longest, fontSize: wedgeSize))))
                     let group = "<g transform=\"translate(\(number(x)),\(number(y))) rotate(\(number(rotation)))\">"
-                    // A wide wedge (the third and fourth rings) takes the name on two lines (three
-                    // where it is wide enough and two would cut it), the years below, before
-                    // setting it smaller or cutting it.
+                    // A wedge wide enough across (the rings just past the second, or more rings' as
+                    // the chart has fewer) takes the name on two lines (three where it is wide
+                    // enough and two would cut it), the years below, before setting it smaller or
+                    // cutting it.
                     let nameFits = Labeler.textWidth(fullName, fontSize: wedgeSize) <= limit
                     if !nameFits, across >= 3.6 * wedgeSize, fullName.contains(" ") {
                         let words = fullName.split(separator: " ").map(String.init)
                         let inTwo = Self.wrapped(fullName, fontSize: wedgeSize, limit: limit)
                         let inThree = across >= 4.8 * wedgeSize ? Self.filledLines(words, fontSize: wedgeSize, limits: [limit, limit, limit]) : nil
-                        let nameLines = inTwo.contains { $0.hasSuffix("…") } ? inThree ?? inTwo : inTwo
+                        let nameLines = inTwo.joined(separator: " ") != fullName ? inThree ?? inTwo : inTwo
                         let lineHeight = wedgeSize + 1.5
                         var baseline = -(Double(nameLines.count) * lineHeight + (years.isEmpty ? 0 : wedgeSize)) / 2 + wedgeSize * 0.8
                         labels += group
@@ -238,12 +239,18 @@ public struct FanChartRenderer: Sendable {
     static func filledLines(_ words: [String], fontSize: Double, limits: [Double]) -> [String]? {
         var lines: [String] = []
         var next = 0
+        let space = Labeler.textWidth(" ", fontSize: fontSize)
         for limit in limits where next < words.count {
             var line = words[next]
-            guard Labeler.textWidth(line, fontSize: fontSize) <= limit else { return nil }
+            // The line's width carried word by word, not measured again for each word it takes.
+            var width = Labeler.textWidth(line, fontSize: fontSize)
+            guard width <= limit else { return nil }
             next += 1
-            while next < words.count, Labeler.textWidth(line + " " + words[next], fontSize: fontSize) <= limit {
+            while next < words.count {
+                let wider = width + space + Labeler.textWidth(words[next], fontSize: fontSize)
+                guard wider <= limit else { break }
                 line += " " + words[next]
+                width = wider
                 next += 1
             }
             lines.append(line)

@@ -147,7 +147,13 @@ import FoundationXML
         for _ in 0..<300 {
             let name = (0..<Int.random(in: 1...9, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: " ")
             let limit = Double.random(in: 20...200, using: &generator)
-            #expect(FanChartRenderer.wrapped(name, fontSize: 11.5, limit: limit) == slowWrapped(name, fontSize: 11.5, limit: limit), "\(name), \(limit)")
+            // The same split, or one as even (the two ways of adding widths round differently,
+            // and "Anne of Anne" has two splits equally even).
+            let (fast, slow) = (FanChartRenderer.wrapped(name, fontSize: 11.5, limit: limit), slowWrapped(name, fontSize: 11.5, limit: limit))
+            func imbalance(_ lines: [String]) -> Double {
+                lines.count == 2 ? abs(Labeler.textWidth(lines[0], fontSize: 11.5) - Labeler.textWidth(lines[1], fontSize: 11.5)) : 0
+            }
+            #expect(fast == slow || (fast.count == 2 && slow.count == 2 && abs(imbalance(fast) - imbalance(slow)) < 1e-9), "\(name), \(limit)")
         }
         let huge = Array(repeating: "ab", count: 10_000).joined(separator: " ")
         let lines = FanChartRenderer.wrapped(huge, fontSize: 11.5, limit: 138)

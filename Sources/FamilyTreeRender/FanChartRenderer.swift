@@ -147,18 +147,7 @@ public struct FanChartRenderer: Sendable {
                     let group = "<g transform=\"translate(\(number(x)),\(number(y))) rotate(\(number(90 - angle)))\">"
                     // A name too long for one line takes two (at a space) before anything is cut.
                     let nameLines = Self.wrapped(fullName, fontSize: size, limit: max(limit, 8))
-                    let lineHeight = size + 1.5
-                    var top = -(Double(nameLines.count) * lineHeight + (years.isEmpty ? 0 : size)) / 2 + size * 0.8
-                    labels += group
-                    for line in nameLines {
-                        labels += "<text class=\"name\" y=\"\(number(top))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>"
-                        top += lineHeight
-                    }
-                    if !years.isEmpty {
-                        let shownYears = Labeler.shortened(years, fontSize: size - 1.5, limit: max(limit, 8))
-                        labels += "<text class=\"detail\" y=\"\(number(top))\" font-size=\"\(number(size - 1.5))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownYears))</text>"
-                    }
-                    labels += "</g>\n"
+                    labels += group + Self.stacked(nameLines, years: years, size: size, yearsSize: size - 1.5, limit: max(limit, 8)) + "</g>\n"
                 } else {
                     // Along the radius, turned to read left to right on either side.
                     let angle = (start + end) / 2
@@ -183,18 +172,7 @@ public struct FanChartRenderer: Sendable {
                         let inTwo = Self.wrapped(fullName, fontSize: wedgeSize, limit: limit)
                         let inThree = across >= 4.8 * wedgeSize ? Self.filledLines(words, fontSize: wedgeSize, limits: [limit, limit, limit]) : nil
                         let nameLines = inTwo.joined(separator: " ") != fullName ? inThree ?? inTwo : inTwo
-                        let lineHeight = wedgeSize + 1.5
-                        var baseline = -(Double(nameLines.count) * lineHeight + (years.isEmpty ? 0 : wedgeSize)) / 2 + wedgeSize * 0.8
-                        labels += group
-                        for line in nameLines {
-                            labels += "<text class=\"name\" y=\"\(number(baseline))\" font-size=\"\(number(wedgeSize))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>"
-                            baseline += lineHeight
-                        }
-                        if !years.isEmpty {
-                            let shownYears = Labeler.shortened(years, fontSize: wedgeSize - 1, limit: limit)
-                            labels += "<text class=\"detail\" y=\"\(number(baseline))\" font-size=\"\(number(wedgeSize - 1))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shownYears))</text>"
-                        }
-                        labels += "</g>\n"
+                        labels += group + Self.stacked(nameLines, years: years, size: wedgeSize, yearsSize: wedgeSize - 1, limit: limit) + "</g>\n"
                     } else if twoLines, !years.isEmpty {
                         let shownName = Labeler.shortened(fullName, fontSize: size, limit: limit)
                         let shownYears = Labeler.shortened(years, fontSize: size - 1, limit: limit)
@@ -210,6 +188,23 @@ public struct FanChartRenderer: Sendable {
         }
         svg += "<g class=\"wedges\">\n\(wedges)</g>\n<g class=\"labels\">\n\(labels)</g>\n</svg>\n"
         return svg
+    }
+
+    /// A name's lines one under another and its years (shortened to `limit`) below, the block
+    /// centred on the origin of the group they are written into.
+    static func stacked(_ nameLines: [String], years: String, size: Double, yearsSize: Double, limit: Double) -> String {
+        let lineHeight = size + 1.5
+        var baseline = -(Double(nameLines.count) * lineHeight + (years.isEmpty ? 0 : size)) / 2 + size * 0.8
+        var text = ""
+        for line in nameLines {
+            text += "<text class=\"name\" y=\"\(Formatting.number(baseline))\" font-size=\"\(Formatting.number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>"
+            baseline += lineHeight
+        }
+        if !years.isEmpty {
+            let shown = Labeler.shortened(years, fontSize: yearsSize, limit: limit)
+            text += "<text class=\"detail\" y=\"\(Formatting.number(baseline))\" font-size=\"\(Formatting.number(yearsSize))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(shown))</text>"
+        }
+        return text
     }
 
     /// How far above the half disc's base the years under the middle person's name stand.

@@ -167,7 +167,8 @@ public struct Chart: Sendable {
         }
         graph = try photos(in: graph)
         let drawn = graph.members.count == published.members.count ? nil : graph.members.map(\.id)
-        let relations = homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn) } ?? [:]
+        var isRelationship: Bool { if case .relationship = extent { true } else { false } }
+        let relations = homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn, byBloodFirst: isRelationship) } ?? [:]
         var labeler = Labeler(format: label, today: today, relations: relations)
         // The person the chart is about is outlined: their name is never cut.
         if let focusID { labeler.unabridged = [focusID] }

@@ -43,13 +43,29 @@ public struct Labeler: Sendable {
 
     /// Labels naming each member's relationship to `home` (the closest one, capitalised: "Aunt");
     /// of the members with the ids in `only` when given (the people a chart draws), else of everyone.
-    public static func relations(to home: Int, in graph: FamilyGraph, only: [Member.ID]? = nil) -> [Member.ID: String] {
+    ///
+    /// With `byBloodFirst` (a relationship chart, which draws the lines of blood through common
+    /// ancestors) a relative by blood is named by the closest blood relationship, and by a closer
+    /// one by marriage after it: "First cousin (husband)", where the closest alone would say
+    /// "Husband" under a drawing of the two as cousins.
+    public static func relations(to home: Int, in graph: FamilyGraph, only: [Member.ID]? = nil, byBloodFirst: Bool = false) -> [Member.ID: String] {
         let members = only.map { $0.compactMap(graph.index(of:)) } ?? Array(graph.members.indices)
+        let calculator = RelationshipCalculator(graph)
+        let closest = calculator.closestRelationships(from: home, toEach: members)
+        var named = closest.map { $0?.english }
+        if byBloodFirst {
+            // Every way is looked for only where the closest is by marriage (a royal pedigree has
+            // thousands of ways to each relative).
+            let byMarriage = closest.indices.filter { closest[$0].map { !$0.isByBlood } ?? false }
+            for (position, ways) in zip(byMarriage, calculator.relationships(from: home, toEach: byMarriage.map { members[$0] })) {
+                if let blood = ways.first(where: \.isByBlood), let words = named[position] { named[position] = "\(blood.english) (\(words))" }
+            }
+        }
         var result: [Member.ID: String] = [:]
-        for (index, closest) in zip(members, RelationshipCalculator(graph).closestRelationships(from: home, toEach: members)) {
-            guard let closest else { continue }
-            let words = index == home ? "Home person" : closest.english
-            result[graph.members[index].id] = words.prefix(1).uppercased() + words.dropFirst()
+        for (index, words) in zip(members, named) {
+            guard let words else { continue }
+            let shown = index == home ? "Home person" : words
+            result[graph.members[index].id] = shown.prefix(1).uppercased() + shown.dropFirst()
         }
         return result
     }

@@ -122,6 +122,33 @@ import Testing
         #expect(endless.count == Labeler.unabridgedNameLines && endless.last!.hasSuffix("…"))
     }
 
+    /// A relationship chart draws the lines of blood through common ancestors, so its labels name
+    /// the blood relationship first: Queen Victoria's husband Albert was her first cousin, drawn
+    /// below their grandparents, and labelled "Husband" alone before.
+    @Test func aRelationshipChartNamesTheBloodItDrawsBeforeAMarriage() throws {
+        let person = { (id: String, sex: Sex) in Member(id: id, firstName: id.capitalized, sex: sex) }
+        let graph = try FamilyGraph(
+            members: [person("francis", .male), person("augusta", .female), person("ernest", .male), person("louisa", .female),
+                      person("edward", .male), person("albert", .male), person("victoria", .female)],
+            unions: [Union(id: "grandparents", partners: ["francis", "augusta"], children: [ChildLink("ernest"), ChildLink("louisa")]),
+                     Union(id: "coburg", partners: ["ernest"], children: [ChildLink("albert")]),
+                     Union(id: "kent", partners: ["edward", "louisa"], children: [ChildLink("victoria")]),
+                     Union(id: "marriage", partners: ["albert", "victoria"])]
+        )
+        var chart = Chart(graph: graph, format: .svg, today: Self.today)
+        chart.extent = .relationship("victoria", "albert")
+        chart.home = "victoria"
+        chart.label = .relation
+        let relations = try chart.prepare().labeler.relations
+        #expect(relations["albert"] == "First cousin (husband)")
+        #expect(relations["ernest"] == "Uncle (father-in-law)")
+        #expect(relations["louisa"] == "Mother")
+        #expect(relations["francis"] == "Grandfather")
+        // Elsewhere a label says the closest relationship alone.
+        chart.extent = .whole
+        #expect(try chart.prepare().labeler.relations["albert"] == "Husband")
+    }
+
     /// Hidden people keep their places: the chart's marks and relation labels follow them under
     /// their new ids, and a relationship to a hidden person says no sex.
     @Test func privacyKeepsMarksAndLabelsAndHidesSex() throws {

@@ -57,6 +57,15 @@ public struct Relationship: Sendable, Hashable {
     }
 
     /// Generations between A and B plus one for each marriage: smaller is closer.
+    /// Whether the two share blood: one descends from the other, or both from a common ancestor
+    /// (not a spouse, an in-law or a step relation).
+    public var isByBlood: Bool {
+        switch kind {
+        case .same, .ancestor, .descendant, .sibling, .siblingsDescendant, .ancestorsSibling, .cousin: true
+        case .spouse, .parentInLaw, .childInLaw, .siblingInLaw, .stepParent, .stepChild, .stepSibling: false
+        }
+    }
+
     var distance: Int {
         switch kind {
         case .same: 0

@@ -2,6 +2,9 @@ import FamilyTree
 
 /// Turns a placement into the public `Layout`: boxes, union points and edge polylines.
 struct LayoutGeometry {
+    /// Room kept round a union point at the drawing's edge (its dot has a radius of 3).
+    static let unionDotRoom = 4.0
+
     let graph: FamilyGraph
     let placement: Placement
     let options: LayeredLayout.Options
@@ -318,6 +321,10 @@ struct LayoutGeometry {
                 }
             }
             lineStartOfUnion.append(lineStart)
+            // The rows of marriage lines under the last generation are in the drawing too (a
+            // company with 120 acquisitions drawn as its partners ran 1,400 units past its edge):
+            // a union point a dot's width inside the margin.
+            farAcross = max(farAcross, unionAcross + Self.unionDotRoom - options.margin)
             var drawn = topology.children[union].filter { topology.primaryParentUnion[$0] == union }
             // Siblings in one layer are already in order; only children in several layers need sorting.
             if zip(drawn, drawn.dropFirst()).contains(where: { along($0) > along($1) }) { drawn.sort { along($0) < along($1) } }
@@ -598,6 +605,10 @@ struct ChildLines {
             // where no box stands, on a track of each gap like a long line, never through a box.
             // Each marks its passages, so the next keeps a step from it.
             var rowsForMarriages = rowsForMarriages
+            // One person's marriage lines are one family's (they may share a trunk): where an
+            // earlier one passed a layer between, a later one passes with it, rather than taking
+            // another gap (a queen married to a hundred of her grandsons ran out of gaps).
+            var passageOfPartner: [Int: [Int: Double]] = [:]
             let marriageLegs = marriagesFromAbove.map { marriage in
                 var along = marriage.drop
                 let unionLayer = unionLayers[marriage.union]
@@ -606,9 +617,20 @@ struct ChildLines {
                 // partner's line, so the two meet at the point and do not run one on the other.
                 let away = marriage.otherDrop <= unionAlong ? unionAlong...Double.infinity : -Double.infinity...unionAlong
                 let last = rowsForMarriages.freeAlong(near: unionAlong, inLayer: unionLayer, clearance: options.unitSpacing / 2, gapsEachSide: 8, within: away)
-                let through = passages(from: marriage.drop, startLayer: layerOf[marriage.partner], to: unionLayer, placeholders: [], rows: rowsForMarriages)
-                    + [(unionLayer, last)]
-                for passage in through { rowsForMarriages.addDrop(passage.along, inLayer: passage.layer) }
+                var between: [(layer: Int, along: Double)] = []
+                var passing = marriage.drop
+                for layer in (layerOf[marriage.partner] + 1)..<max(layerOf[marriage.partner] + 1, unionLayer) {
+                    if let shared = passageOfPartner[marriage.partner]?[layer] {
+                        passing = shared
+                    } else {
+                        passing = rowsForMarriages.freeAlong(near: passing, inLayer: layer, clearance: options.unitSpacing / 2)
+                        passageOfPartner[marriage.partner, default: [:]][layer] = passing
+                        rowsForMarriages.addDrop(passing, inLayer: layer)
+                    }
+                    between.append((layer, passing))
+                }
+                let through = between + [(unionLayer, last)]
+                rowsForMarriages.addDrop(last, inLayer: unionLayer)
                 return through.map { passage in
                     defer { along = passage.along }
                     return Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: passage.along), to: passage.along,
@@ -794,8 +816,9 @@ struct LayerRows {
         typealias Passage = (along: Double, room: ClosedRange<Double>)
         /// The middle of the gap left of box `index` (the open side beyond the row's ends).
         func gap(leftOf index: Int) -> Passage {
-            if index == 0 { return (lows[0] - clearance, -Double.infinity...(lows[0] - clearance)) }
-            if index == lows.count { return (highs[index - 1] + clearance, (highs[index - 1] + clearance)...Double.infinity) }
+            // Beyond a row's ends, no further out: the drawing's margin ends there.
+            if index == 0 { return (lows[0] - clearance, (lows[0] - clearance)...(lows[0] - clearance)) }
+            if index == lows.count { return (highs[index - 1] + clearance, (highs[index - 1] + clearance)...(highs[index - 1] + clearance)) }
             let middle = (highs[index - 1] + lows[index]) / 2
             let (low, high) = (highs[index - 1] + clearance, lows[index] - clearance)
             return (middle, low <= high ? low...high : middle...middle)

@@ -68,6 +68,46 @@ struct CyclicPartnershipTests {
         }
     }
 
+    /// A queen married to many of her grandsons (no family does this; the Roman gods come near):
+    /// her marriage lines pass her son's layer together, as one person's lines may, instead of
+    /// each taking a gap of its own until none is left and they run on the lines into her
+    /// grandsons' boxes (91 pairs on top at 100 grandsons before); none leaves the drawing.
+    @Test(arguments: [5, 40, 120])
+    func aQueensManyMarriagesToGrandsonsKeepClearOfTheirLines(grandsons: Int) throws {
+        let ids = (0..<grandsons).map { "g\($0)" }
+        let graph = try FamilyGraph(
+            members: (["queen", "king", "son", "wife"] + ids).map { Member(id: $0, firstName: $0) },
+            unions: [Union(id: "first", partners: ["queen", "king"], children: [ChildLink("son")]),
+                     Union(id: "second", partners: ["son", "wife"], children: ids.map { ChildLink($0) })]
+                + ids.map { Union(id: "m\($0)", partners: ["queen", $0]) }
+        )
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = LayeredLayout(options: .init(direction: direction)).place(graph)
+            #expect(LineSeparation.measure(layout) == LineSeparation(closePairs: 0, overlappingPairs: 0), "\(grandsons), \(direction)")
+            #expect(linesThroughBoxes(layout).isEmpty, "\(grandsons), \(direction)")
+            let points = layout.edges.flatMap(\.points)
+            #expect(points.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x <= layout.width && $0.y <= layout.height }, "\(grandsons), \(direction)")
+        }
+    }
+
+    /// A company drawn as a person whose 120 acquisitions are its partners (Cisco_Systems__Inc.ged
+    /// in the public gedcom-samples): the rows of marriage lines under the last generation are
+    /// inside the drawing, in both directions (they ran 1,400 units past its edge).
+    @Test func marriageRowsUnderTheLastGenerationAreInsideTheDrawing() throws {
+        let partners = (0..<40).map { "p\($0)" }
+        let graph = try FamilyGraph(
+            members: (["founder", "firm"] + partners).map { Member(id: $0, firstName: $0) },
+            unions: [Union(id: "start", partners: ["founder"], children: [ChildLink("firm")])]
+                + partners.map { Union(id: "u\($0)", partners: ["firm", $0]) }
+        )
+        for direction in [LayoutDirection.topDown, .leftRight] {
+            let layout = LayeredLayout(options: .init(direction: direction)).place(graph)
+            let points = layout.edges.flatMap(\.points) + layout.unions.map { Point(x: $0.x, y: $0.y) }
+            let outside = points.filter { $0.x < 0 || $0.y < 0 || $0.x > layout.width || $0.y > layout.height }
+            #expect(outside.isEmpty, "\(direction): \(outside.prefix(3)) outside \(layout.width) x \(layout.height)")
+        }
+    }
+
     /// Lot and his daughters (Genesis 19): his line to each daughter's union drops from his box
     /// through the gap below, beside his line to his daughters, never on it, and the two marriage
     /// lines run along rows of their own.

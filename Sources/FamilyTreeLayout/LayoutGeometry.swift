@@ -179,7 +179,7 @@ struct LayoutGeometry {
                     for marriage in union == trunk.first ? trunk : [union] { marriageDrop[marriage, default: [:]][member] = centre(member) + offset }
                 }
             }
-            if trunkHasNoSlot {
+            if trunkHasNoSlot, !trunk.isEmpty {
                 let lines = unions.filter { !topology.children[$0].isEmpty }.map { unionAlongs[$0] - centre(member) }
                 func clearance(_ offset: Double) -> Double { lines.lazy.map { abs($0 - offset) }.min() ?? .infinity }
                 let places = stride(from: 0, through: room, by: BusRoom.step / 4).flatMap { [$0, -$0] }
@@ -527,7 +527,7 @@ struct ChildLines {
         }
         let rowsForMarriages = marriagesFromAbove.isEmpty
             ? rows : LayerRows(layers: memberLayers, along: alongs, size: alongSize, drops: passingLines, sureDrops: surePassingLines)
-        func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int], rows: LayerRows) -> [(layer: Int, along: Double)] {
+        func passages(from startAlong: Double, startLayer: Int, to endLayer: Int, placeholders: [Int]) -> [(layer: Int, along: Double)] {
             guard startLayer + 1 < endLayer else { return [] }
             var along = startAlong
             return ((startLayer + 1)..<endLayer).enumerated().map { index, layer in
@@ -561,7 +561,7 @@ struct ChildLines {
             func add(kind: Layout.EdgeKind, from: Layout.Endpoint, family: Int, startAlong: Double, startLayer: Int, child: Int,
                      placeholders: [Int], sharedBus: inout [Int: Int]) {
                 let line = routed.count
-                let through = passages(from: startAlong, startLayer: startLayer, to: layerOf[child], placeholders: placeholders, rows: rows)
+                let through = passages(from: startAlong, startLayer: startLayer, to: layerOf[child], placeholders: placeholders)
                 let boxRoom = max(0, alongSize[child] / 2 - 2)
                 let entryRoom = (centre(child) - boxRoom)...(centre(child) + boxRoom)
                 let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)]) ?? entry(into: child, isPrimary: kind == .child)

@@ -54,6 +54,10 @@ public struct Chart: Sendable {
                  .fan(let id, _): id
             }
         }
+
+        /// Whether the chart draws two people's lines of blood through their common ancestors (a
+        /// relationship chart): its labels name that blood first (`Labeler.relations`).
+        var drawsBloodLines: Bool { if case .relationship = self { true } else { false } }
     }
 
     /// Whom a published chart hides: the living (by `rule`, on the chart's day), shown as
@@ -167,8 +171,7 @@ public struct Chart: Sendable {
         }
         graph = try photos(in: graph)
         let drawn = graph.members.count == published.members.count ? nil : graph.members.map(\.id)
-        var isRelationship: Bool { if case .relationship = extent { true } else { false } }
-        let relations = homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn, byBloodFirst: isRelationship) } ?? [:]
+        let relations = homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn, byBloodFirst: extent.drawsBloodLines) } ?? [:]
         var labeler = Labeler(format: label, today: today, relations: relations)
         // The person the chart is about is outlined: their name is never cut.
         if let focusID { labeler.unabridged = [focusID] }

@@ -127,10 +127,9 @@ public struct FanChartRenderer: Sendable {
                     // The person the chart is drawn around: their whole name, upright, on as many
                     // lines (and as small) as the half disc needs, never cut where it can fit.
                     let (size, nameLines) = Self.centreName(fullName, radius: outer)
-                    var baseline = centreY - Self.centreYearsBaseline - Double(nameLines.count - 1) * (size + 2) - 17
-                    for line in nameLines {
+                    for (index, line) in nameLines.enumerated() {
+                        let baseline = centreY - Self.centreBaseline(line: index, of: nameLines.count, size: size)
                         labels += "<text class=\"name\" x=\"\(number(centreX))\" y=\"\(number(baseline))\" font-size=\"\(number(size))\" text-anchor=\"middle\">\(Formatting.xmlEscaped(line))</text>\n"
-                        baseline += size + 2
                     }
                     if !years.isEmpty {
                         labels += "<text class=\"detail\" x=\"\(number(centreX))\" y=\"\(number(centreY - Self.centreYearsBaseline))\" font-size=\"11\" text-anchor=\"middle\">\(Formatting.xmlEscaped(years))</text>\n"
@@ -210,6 +209,12 @@ public struct FanChartRenderer: Sendable {
     /// How far above the half disc's base the years under the middle person's name stand.
     static let centreYearsBaseline = 15.8
 
+    /// How far above the half disc's base line `line` of the middle person's `count` name lines
+    /// (0 the top one) stands: above the years, 2 points apart.
+    static func centreBaseline(line: Int, of count: Int, size: Double) -> Double {
+        centreYearsBaseline + 17 + Double(count - 1 - line) * (size + 2)
+    }
+
     /// The middle person's name in the half disc of `radius`: the largest size, from 14 points
     /// down to 8, at which it fits on at most four lines broken at spaces, each line no wider than
     /// the disc at its top (the higher, the narrower); cut only where even that cannot hold it.
@@ -217,7 +222,7 @@ public struct FanChartRenderer: Sendable {
         let words = name.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         /// How wide the disc is for line `line` of `count` (0 the top one) at `size`.
         func limit(line: Int, of count: Int, size: Double) -> Double {
-            let top = centreYearsBaseline + 17 + Double(count - 1 - line) * (size + 2) + size * 0.8
+            let top = centreBaseline(line: line, of: count, size: size) + size * 0.8
             return top < radius ? 2 * (radius * radius - top * top).squareRoot() - 8 : 0
         }
         for size in stride(from: 14.0, through: 8.0, by: -1) {

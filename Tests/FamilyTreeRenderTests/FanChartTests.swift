@@ -82,7 +82,7 @@ import FoundationXML
             #expect(size >= 8 && size <= 14)
             // Each line fits the disc where it stands: its top's height above the base.
             for (index, line) in lines.enumerated() {
-                let top = FanChartRenderer.centreYearsBaseline + 17 + Double(lines.count - 1 - index) * (size + 2) + size * 0.8
+                let top = FanChartRenderer.centreBaseline(line: index, of: lines.count, size: size) + size * 0.8
                 #expect(Labeler.textWidth(line, fontSize: size) <= 2 * (radius * radius - top * top).squareRoot(), "\(text): \(line)")
             }
         }
@@ -158,5 +158,28 @@ import FoundationXML
         let huge = Array(repeating: "ab", count: 10_000).joined(separator: " ")
         let lines = FanChartRenderer.wrapped(huge, fontSize: 11.5, limit: 138)
         #expect(lines.count == 2 && lines.allSatisfy { Labeler.textWidth($0, fontSize: 11.5) <= 138 })
+    }
+
+    /// A hostile name long enough to wrap, in the middle and in a wide outer wedge, stays text on
+    /// every line it is split onto.
+    @Test func aHostileNameWrappedOntoLinesStaysText() throws {
+        let hostile = #"</text><script>alert("x")</script> & O'Brien \\ of Saxe-Hildburghausen-Albertine the Elder"#
+        let escaped = hostile.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let graph = try FamilyGraph(json: Array("""
+            {"members": [{"id": "kid", "firstName": "\(escaped)"}, {"id": "dad", "firstName": "Dad", "sex": "male"},
+              {"id": "mum", "firstName": "Mum", "sex": "female"}, {"id": "gd", "firstName": "Grandad", "sex": "male"},
+              {"id": "gm", "firstName": "Gran", "sex": "female"}, {"id": "ggd", "firstName": "Great", "sex": "male"},
+              {"id": "ggm", "firstName": "\(escaped)", "sex": "female"}],
+             "unions": [{"id": "u1", "partners": ["dad", "mum"], "children": ["kid"]},
+                        {"id": "u2", "partners": ["gd", "gm"], "children": ["dad"]},
+                        {"id": "u3", "partners": ["ggd", "ggm"], "children": ["gd"]}]}
+            """.utf8), file: "hostile.json")
+        let svg = try chart(of: "kid", generations: 4, in: graph)
+        #expect(!svg.contains("<script") && svg.contains("&lt;/text&gt;&lt;script&gt;"))
+        #expect(XMLParser(data: Data(svg.utf8)).parse(), "well-formed XML")
+        // The name starts a text line in the middle and in its wedge (the title and label name the
+        // middle person too, inside their own quoting).
+        #expect(svg.components(separatedBy: ">&lt;/text&gt;&lt;script&gt;alert").count - 1 == 2)
+        #expect(svg.contains("aria-label=\"Fan chart of &lt;/text&gt;&lt;script&gt;alert(&quot;x&quot;)"))
     }
 }

@@ -56,7 +56,6 @@ public struct Relationship: Sendable, Hashable {
         self.sex = sex
     }
 
-    /// Generations between A and B plus one for each marriage: smaller is closer.
     /// Whether the two share blood: one descends from the other, or both from a common ancestor
     /// (not a spouse, an in-law or a step relation).
     public var isByBlood: Bool {
@@ -66,6 +65,7 @@ public struct Relationship: Sendable, Hashable {
         }
     }
 
+    /// Generations between A and B plus one for each marriage: smaller is closer.
     var distance: Int {
         switch kind {
         case .same: 0

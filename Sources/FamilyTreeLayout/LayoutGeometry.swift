@@ -492,6 +492,17 @@ struct ChildLines {
     private var trackOfBus: [Int] = []
     private var trackCounts: [Int] = []
 
+    /// How far a line may come down beside where it would enter a box or a placeholder's room and
+    /// still go straight in (see `straight`).
+    static let straightWithin = 1.0
+    /// Where a line coming down at `along` enters what it would enter at `to`: at `along` itself
+    /// where that is within `straightWithin` of `to` and inside `room`. Positions are whole units
+    /// and a box's middle need not be (an odd width), so a line would step half a unit sideways
+    /// just above the box, a kink a reader sees; entering half a unit off the middle, nobody does.
+    static func straight(to: Double, from along: Double, within room: ClosedRange<Double>) -> Double {
+        abs(to - along) <= straightWithin && room.contains(along) ? along : to
+    }
+
     init(graph: FamilyGraph, placement: Placement, chains: LongEdgeChains, options: LayeredLayout.Options, layerOf: [Int],
          alongs: [Double], alongShift: Double, unionAlongs: [Double], unionLayers: [Int], memberLayers: [[Int]],
          marriagesFromAbove: [MarriageFromAbove] = []) {
@@ -564,16 +575,17 @@ struct ChildLines {
                 let through = passages(from: startAlong, startLayer: startLayer, to: layerOf[child], placeholders: placeholders)
                 let boxRoom = max(0, alongSize[child] / 2 - 2)
                 let entryRoom = (centre(child) - boxRoom)...(centre(child) + boxRoom)
-                let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)]) ?? entry(into: child, isPrimary: kind == .child)
                 var legs: [Leg] = []
                 var along = startAlong
                 for (index, passage) in through.enumerated() {
                     // Within the placeholder's room: neighbours stand at least a unit spacing away.
-                    let to = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: index)]) ?? passage.along
-                    legs.append(Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: to), to: to,
-                                    room: (passage.along - step)...(passage.along + step)))
+                    let room = (passage.along - step)...(passage.along + step)
+                    let to = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: index)]) ?? Self.straight(to: passage.along, from: along, within: room)
+                    legs.append(Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: to), to: to, room: room))
                     along = to
                 }
+                let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)])
+                    ?? Self.straight(to: entry(into: child, isPrimary: kind == .child), from: along, within: entryRoom)
                 let layer = layerOf[child]
                 let bus: Int
                 if legs.isEmpty, kind == .child, let shared = sharedBus[layer] {

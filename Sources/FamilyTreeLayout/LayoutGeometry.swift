@@ -511,6 +511,9 @@ struct ChildLines {
         marriageDrops = marriagesFromAbove.map(\.drop)
         func centre(_ member: Int) -> Double { alongs[member] + alongSize[member] / 2 }
         let lineCount = topology.children.reduce(0) { $0 + $1.count } + topology.crossLinks.count
+        var lineCountInto = Array(repeating: 0, count: graph.members.count)
+        for children in topology.children { for child in children { lineCountInto[child] += 1 } }
+        for link in topology.crossLinks { lineCountInto[link.child] += 1 }
         let step = BusRoom.step
 
         // A line to a child more than one generation down passes each layer between through its
@@ -584,8 +587,11 @@ struct ChildLines {
                     legs.append(Leg(layer: passage.layer, bus: buses.add(layer: passage.layer, from: along, to: to), to: to, room: room))
                     along = to
                 }
+                // Straight in only where no other line enters the child: the lines into one box
+                // enter a step apart, and a unit sideways would bring two closer.
+                let entered = entry(into: child, isPrimary: kind == .child)
                 let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)])
-                    ?? Self.straight(to: entry(into: child, isPrimary: kind == .child), from: along, within: entryRoom)
+                    ?? (lineCountInto[child] == 1 ? Self.straight(to: entered, from: along, within: entryRoom) : entered)
                 let layer = layerOf[child]
                 let bus: Int
                 if legs.isEmpty, kind == .child, let shared = sharedBus[layer] {

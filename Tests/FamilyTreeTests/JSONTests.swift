@@ -24,6 +24,45 @@ import Testing
         #expect(try JSONParser.parse(text).root == document.root)
     }
 
+    /// Every escape the writer makes, control characters among them, and text it leaves as it is
+    /// (DEL, accents, an emoji), pretty and compact; empty containers stay on their line; each
+    /// text parses back to the value.
+    @Test func writesEveryEscapeAndEmptyContainers() throws {
+        let text = "tab\t, quote \", backslash \\, \u{01}\u{1F}\u{08}\u{0C}\r\n, del \u{7F}, é 😀"
+        let value: JSONValue = .object([
+            "b": .array([.string(text), .number("-2.5e3"), .bool(false), .null, .array([]), .object([:])]),
+            "a": .object(["z": .string("")]),
+            "é": .array([.array([.string("deep")])]),
+        ])
+        let escaped = #""tab\t, quote \", backslash \\, \u0001\u001f\b\f\r\n, del \#u{7F}, é 😀""#
+        let pretty = JSONWriter.string(from: value)
+        #expect(pretty == """
+        {
+          "a": {
+            "z": ""
+          },
+          "b": [
+            \(escaped),
+            -2.5e3,
+            false,
+            null,
+            [],
+            {}
+          ],
+          "é": [
+            [
+              "deep"
+            ]
+          ]
+        }
+
+        """)
+        let compact = JSONWriter.compactString(from: value)
+        #expect(compact == #"{"a":{"z":""},"b":["# + escaped + #",-2.5e3,false,null,[],{}],"é":[["deep"]]}"#)
+        #expect(JSONWriter.quoted(text) == escaped)
+        for written in [pretty, compact] { #expect(try JSONParser.parse(written).root == value) }
+    }
+
     @Test(arguments: [
         ("{\n  \"members\": [\n    {\"id\": \"a\",}\n  ]\n}", 3, 16),
         ("{\"a\": tru}", 1, 7),

@@ -5,108 +5,134 @@
 public enum JSONWriter {
     /// The text of `value`, pretty-printed with sorted keys.
     public static func string(from value: JSONValue) -> String {
-        var output = ""
-        write(value, indent: 0, into: &output)
+        var output = Output()
+        output.write(value, indent: 0)
         output.append("\n")
-        return output
+        return output.text
     }
 
     /// `value` pretty-printed as it stands at `indent` spaces inside a larger document (no final
     /// line break), for writers that stream the enclosing arrays themselves.
-    package static func append(_ value: JSONValue, indent: Int, to output: inout String) {
-        write(value, indent: indent, into: &output)
+    package static func append(_ value: JSONValue, indent: Int, to text: inout String) {
+        var output = Output()
+        output.write(value, indent: indent)
+        text += output.text
     }
 
     /// `text` as a JSON string literal, quotes included, escaped as every familytree file writes it.
     package static func quoted(_ text: String) -> String {
-        var output = ""
-        appendQuoted(text, into: &output)
-        return output
+        var output = Output()
+        output.appendQuoted(text)
+        return output.text
     }
 
     /// The text of `value` on one line with sorted keys: the canonical body of a synced document.
     public static func compactString(from value: JSONValue) -> String {
-        var output = ""
-        writeCompact(value, into: &output)
-        return output
+        var output = Output()
+        output.writeCompact(value)
+        return output.text
     }
 
-    private static func writeCompact(_ value: JSONValue, into output: inout String) {
-        switch value {
-        case .array(let elements):
-            output.append("[")
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output.append(",") }
-                writeCompact(element, into: &output)
-            }
-            output.append("]")
-        case .object(let fields):
-            output.append("{")
-            for (position, key) in fields.keys.sorted().enumerated() {
-                if position > 0 { output.append(",") }
-                appendQuoted(key, into: &output)
-                output.append(":")
-                writeCompact(fields[key]!, into: &output)
-            }
-            output.append("}")
-        default:
-            write(value, indent: 0, into: &output)
-        }
-    }
+    /// The text as UTF-8 bytes while it is written: a tree file is written in millions of small
+    /// pieces, and appending each to a byte array costs a fraction of appending it to a `String`
+    /// (a 100,000-person tree: see `Benchmarks/CommandBenchmark/edit_benchmark.py`).
+    private struct Output {
+        var bytes: [UInt8] = []
 
-    private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
-        switch value {
-        case .null: output.append("null")
-        case .bool(let flag): output.append(flag ? "true" : "false")
-        case .number(let literal): output.append(literal)
-        case .string(let text): appendQuoted(text, into: &output)
-        case .array(let elements):
-            guard !elements.isEmpty else { output.append("[]"); return }
-            output.append("[\n")
-            for (position, element) in elements.enumerated() {
-                output.append(String(repeating: " ", count: indent + 2))
-                write(element, indent: indent + 2, into: &output)
-                output.append(position == elements.count - 1 ? "\n" : ",\n")
-            }
-            output.append(String(repeating: " ", count: indent) + "]")
-        case .object(let fields):
-            guard !fields.isEmpty else { output.append("{}"); return }
-            output.append("{\n")
-            let keys = fields.keys.sorted()
-            for (position, key) in keys.enumerated() {
-                output.append(String(repeating: " ", count: indent + 2))
-                appendQuoted(key, into: &output)
-                output.append(": ")
-                write(fields[key]!, indent: indent + 2, into: &output)
-                output.append(position == keys.count - 1 ? "\n" : ",\n")
-            }
-            output.append(String(repeating: " ", count: indent) + "}")
-        }
-    }
+        var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    private static func appendQuoted(_ text: String, into output: inout String) {
-        output.append("\"")
-        // Most strings need no escaping: append them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(text)
-            output.append("\"")
-            return
+        mutating func append(_ literal: StaticString) {
+            literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output.append("\\\"")
-            case "\\": output.append("\\\\")
-            case "\n": output.append("\\n")
-            case "\r": output.append("\\r")
-            case "\t": output.append("\\t")
-            case "\u{08}": output.append("\\b")
-            case "\u{0C}": output.append("\\f")
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: output.unicodeScalars.append(scalar)
+
+        mutating func append(_ text: String) {
+            bytes.append(contentsOf: text.utf8)
+        }
+
+        mutating func appendSpaces(_ count: Int) {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        }
+
+        mutating func writeCompact(_ value: JSONValue) {
+            switch value {
+            case .array(let elements):
+                append("[")
+                for (position, element) in elements.enumerated() {
+                    if position > 0 { append(",") }
+                    writeCompact(element)
+                }
+                append("]")
+            case .object(let fields):
+                append("{")
+                for (position, key) in fields.keys.sorted().enumerated() {
+                    if position > 0 { append(",") }
+                    appendQuoted(key)
+                    append(":")
+                    writeCompact(fields[key]!)
+                }
+                append("}")
+            default:
+                write(value, indent: 0)
             }
         }
-        output.append("\"")
+
+        mutating func write(_ value: JSONValue, indent: Int) {
+            switch value {
+            case .null: append("null")
+            case .bool(let flag): append(flag ? "true" : "false")
+            case .number(let literal): append(literal)
+            case .string(let text): appendQuoted(text)
+            case .array(let elements):
+                guard !elements.isEmpty else { return append("[]") }
+                append("[\n")
+                for (position, element) in elements.enumerated() {
+                    appendSpaces(indent + 2)
+                    write(element, indent: indent + 2)
+                    append(position == elements.count - 1 ? "\n" : ",\n")
+                }
+                appendSpaces(indent)
+                append("]")
+            case .object(let fields):
+                guard !fields.isEmpty else { return append("{}") }
+                append("{\n")
+                let keys = fields.keys.sorted()
+                for (position, key) in keys.enumerated() {
+                    appendSpaces(indent + 2)
+                    appendQuoted(key)
+                    append(": ")
+                    write(fields[key]!, indent: indent + 2)
+                    append(position == keys.count - 1 ? "\n" : ",\n")
+                }
+                appendSpaces(indent)
+                append("}")
+            }
+        }
+
+        mutating func appendQuoted(_ text: String) {
+            append("\"")
+            // Most strings need no escaping: append them whole.
+            let needsEscaping: (UInt8) -> Bool = { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: needsEscaping) }) ?? text.utf8.contains(where: needsEscaping) else {
+                append(text)
+                return append("\"")
+            }
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": append("\\\"")
+                case "\\": append("\\\\")
+                case "\n": append("\\n")
+                case "\r": append("\\r")
+                case "\t": append("\\t")
+                case "\u{08}": append("\\b")
+                case "\u{0C}": append("\\f")
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    append("\\u")
+                    append(String(repeating: "0", count: 4 - hex.count) + hex)
+                default: UTF8.encode(scalar) { bytes.append($0) }
+                }
+            }
+            append("\"")
+        }
     }
 }

@@ -492,13 +492,14 @@ struct ChildLines {
     private var trackOfBus: [Int] = []
     private var trackCounts: [Int] = []
 
-    /// How far a line may come down beside where it would enter a box or a placeholder's room and
-    /// still go straight in (see `straight`).
-    static let straightWithin = 1.0
+    /// How far a line may come down beside the middle of what it enters (a box, or a placeholder's
+    /// room) and still go straight in: less than half a step, the least gap between two lines.
+    static let straightWithin = 5.5
     /// Where a line coming down at `along` enters what it would enter at `to`: at `along` itself
-    /// where that is within `straightWithin` of `to` and inside `room`. Positions are whole units
-    /// and a box's middle need not be (an odd width), so a line would step half a unit sideways
-    /// just above the box, a kink a reader sees; entering half a unit off the middle, nobody does.
+    /// where that is within `straightWithin` of `to` and inside `room`. A box of odd width has its
+    /// middle half a unit off the whole positions the placement gives, and a tight layer may leave
+    /// a child a few units beside its parents' point: a step that small just above the box is a
+    /// kink a reader sees, while a line entering a box that far off its middle looks straight in.
     static func straight(to: Double, from along: Double, within room: ClosedRange<Double>) -> Double {
         abs(to - along) <= straightWithin && room.contains(along) ? along : to
     }

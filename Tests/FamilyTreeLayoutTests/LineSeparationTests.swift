@@ -190,10 +190,11 @@ import TestSupport
 
     /// A box of an odd width has its middle half a unit off every whole position the placement
     /// gives, so the line from a couple to their only child came down at the couple's point and
-    /// stepped half a unit sideways just above the box: a kink a reader sees (5.5% of the lines
-    /// to children in 213 real files). Such a line now goes straight in, half a unit off the
-    /// middle, which nobody sees; in both directions, on a small family with boxes of odd widths
-    /// and on real trees with boxes as wide as the names (long lines through layers included).
+    /// stepped half a unit sideways just above the box: a kink a reader sees (1,125 lines to
+    /// children in 213 real files; 64 more stepped 1.5 to 5.5 units where a layer was tight). Such
+    /// a line now goes straight in, a little off the middle, which nobody sees; in both directions,
+    /// on a small family with boxes of odd widths and on real trees with boxes as wide as the
+    /// names (long lines through layers included).
     @Test func aLineGoesStraightIntoAChildWhoseMiddleIsHalfAUnitOff() throws {
         let members = [
             Member(id: "f", firstName: "F"), Member(id: "m", firstName: "M"), Member(id: "c", firstName: "C"),
@@ -214,7 +215,7 @@ import TestSupport
             #expect(Set(child.points.map { direction == .topDown ? $0.x : $0.y }).count == 1, "\(direction): \(child.points)")
             for fixture in ["roman-gods.ged", "ptolemaic-dynasty.ged"] {
                 let real = LayeredLayout(options: .init(direction: direction, boxSize: byName)).place(try LayoutFixtures.graph(ofFixture: fixture))
-                #expect(Self.smallSteps(real, shorterThan: 1.01).isEmpty, "\(fixture), \(direction)")
+                #expect(Self.smallSteps(real, shorterThan: 6).isEmpty, "\(fixture), \(direction)")
             }
         }
     }

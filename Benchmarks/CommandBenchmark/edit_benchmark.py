@@ -51,13 +51,13 @@ def main():
             jobs.append((f"import {os.path.basename(path)}", False, lambda b, out, path=path: [b, "import", path, "-o", out]))
         print("| command | " + " | ".join(names) + " | " + f"{names[-1]} / {names[0]} |")
         print("|---|" + "---:|" * (len(binaries) + 1))
-        for title, editsTree, command in jobs:
+        for title, edits_tree, command in jobs:
             times = [[] for _ in binaries]
             outputs = [os.path.join(scratch, f"out{index}.json") for index in range(len(binaries))]
             for round in range(options.runs + 1):
                 for step in range(len(binaries)):
                     index = (round + step) % len(binaries)
-                    if editsTree:
+                    if edits_tree:
                         shutil.copyfile(tree, outputs[index])
                     elapsed = timed(command(binaries[index], outputs[index]))
                     if round > 0:  # the first round warms the file cache

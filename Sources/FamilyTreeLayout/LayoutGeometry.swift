@@ -589,7 +589,7 @@ struct ChildLines {
                     along = to
                 }
                 // Straight in only where no other line enters the child: the lines into one box
-                // enter a step apart, and a unit sideways would bring two closer.
+                // enter a step apart, and moving one sideways would bring two closer.
                 let entered = entry(into: child, isPrimary: kind == .child)
                 let target = (moved.isEmpty ? nil : moved[LegKey(line: line, leg: through.count)])
                     ?? (lineCountInto[child] == 1 ? Self.straight(to: entered, from: along, within: entryRoom) : entered)

@@ -11,14 +11,6 @@ public enum JSONWriter {
         return output.text
     }
 
-    /// `value` pretty-printed as it stands at `indent` spaces inside a larger document (no final
-    /// line break), for writers that stream the enclosing arrays themselves.
-    package static func append(_ value: JSONValue, indent: Int, to text: inout String) {
-        var output = Output()
-        output.write(value, indent: indent)
-        text += output.text
-    }
-
     /// `text` as a JSON string literal, quotes included, escaped as every familytree file writes it.
     package static func quoted(_ text: String) -> String {
         var output = Output()

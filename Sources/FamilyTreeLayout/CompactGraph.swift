@@ -82,3 +82,29 @@ struct CompactGraph {
 
     var unionCount: Int { firstPartner.count }
 }
+
+/// Rows of values stored end to end, for a table read often and built once (one allocation
+/// instead of one array per row).
+struct CompactRows<Element> {
+    /// Where each row starts in `items`; one more entry than rows.
+    let start: [Int]
+    let items: [Element]
+
+    /// The values grouped by row, each row in the order its values come in `entries`.
+    init(_ entries: [(row: Int, value: Element)], rows: Int) {
+        var start = Array(repeating: 0, count: rows + 1)
+        for entry in entries { start[entry.row + 1] += 1 }
+        for row in 0..<rows { start[row + 1] += start[row] }
+        var next = start
+        items = Array(unsafeUninitializedCapacity: entries.count) { buffer, count in
+            for entry in entries {
+                (buffer.baseAddress! + next[entry.row]).initialize(to: entry.value)
+                next[entry.row] += 1
+            }
+            count = entries.count
+        }
+        self.start = start
+    }
+
+    subscript(row: Int) -> ArraySlice<Element> { items[start[row]..<start[row + 1]] }
+}

@@ -49,12 +49,13 @@ extension Arrangement {
         let root = order.rootOfUnit
         // Each tree's ties to others, seen from this tree: its unit, the other unit, and whether
         // this end is the parent's.
-        var tiesOfTree = Array(repeating: [(own: Int, other: Int, ownIsParent: Bool)](), count: unitCount)
+        // (Rows end to end, not an array per unit: this runs at every start.)
+        var ties: [(row: Int, value: (own: Int, other: Int, ownIsParent: Bool))] = []
         func tie(parent: Int, child: Int) {
             let (parentUnit, childUnit) = (unitOfMember[parent], unitOfMember[child])
             guard root[parentUnit] != root[childUnit] else { return }
-            tiesOfTree[root[parentUnit]].append((parentUnit, childUnit, true))
-            tiesOfTree[root[childUnit]].append((childUnit, parentUnit, false))
+            ties.append((root[parentUnit], (parentUnit, childUnit, true)))
+            ties.append((root[childUnit], (childUnit, parentUnit, false)))
         }
         for member in unitOfMember.indices {
             for entry in compact.parentUnions.range(member) {
@@ -64,8 +65,8 @@ extension Arrangement {
             }
             for entry in compact.crossParents.range(member) { tie(parent: compact.crossParents.items[entry], child: member) }
         }
-        var unitsOfTree = Array(repeating: [Int](), count: unitCount)
-        for units in order.layers { for unit in units { unitsOfTree[root[unit]].append(unit) } }
+        let tiesOfTree = CompactRows(ties, rows: unitCount)
+        let unitsOfTree = CompactRows(order.layers.flatMap { $0.map { (root[$0], $0) } }, rows: unitCount)
         // A host is never an in-law family itself (its ties include a parent's end into the moving
         // tree, or the child's end of one, and it is the larger), so the moves below do not depend
         // on one another's order.
@@ -105,7 +106,7 @@ extension Arrangement {
                 guard next >= 0 else { break }
                 member = next
             }
-            let units = unitsOfTree[tree]
+            let units = Array(unitsOfTree[tree])
             guard !units.isEmpty, units.allSatisfy({ anchors[unitLayer[$0]] != nil }) else { continue }
             moves.append(InLawMove(units: units, anchors: anchors, left: inLaw < partner, topLayer: units.map { unitLayer[$0] }.min()!))
         }
@@ -251,17 +252,17 @@ extension Arrangement {
         var otherPosition: Double
     }
 
-    /// Each founders' tree's width on each layer, and its links to other trees (see `TreeLink`),
-    /// the trees numbered in `order.roots`' order (arrays, not dictionaries: this runs at every
-    /// start; `otherTree` is such a number).
-    private func treeLinks(_ order: DepthFirstOrder) -> (width: [[Double]], links: [[TreeLink]]) {
-        let topology = graph.topology
+    /// Each founders' tree's width on each layer (`width[tree * layerCount + layer]`), and its
+    /// links to other trees (see `TreeLink`), the trees numbered in `order.roots`' order (flat
+    /// arrays, not dictionaries or arrays of arrays: this runs at every start; `otherTree` is such
+    /// a number).
+    private func treeLinks(_ order: DepthFirstOrder) -> (width: [Double], links: CompactRows<TreeLink>) {
         let layerCount = order.layers.count
         var treeOfRoot = Array(repeating: -1, count: unitCount)
         for (tree, root) in order.roots.enumerated() { treeOfRoot[root] = tree }
         let treeOfUnit = order.rootOfUnit.map { treeOfRoot[$0] }
         // Each tree's width on each layer, and each unit's relative place in its tree's run on its layer.
-        var width = Array(repeating: Array(repeating: 0.0, count: layerCount), count: order.roots.count)
+        var width = Array(repeating: 0.0, count: order.roots.count * layerCount)
         var relative = Array(repeating: 0.5, count: unitCount)
         for (layer, units) in order.layers.enumerated() {
             var start = 0
@@ -271,28 +272,30 @@ extension Arrangement {
                 while end < units.count, treeOfUnit[units[end]] == tree { end += 1 }
                 var run = 0.0
                 for unit in units[start..<end] { run += Double(unitRange(unit).count) }
-                width[tree][layer] += run
+                width[tree * layerCount + layer] += run
                 for (index, unit) in units[start..<end].enumerated() where end - start > 1 {
                     relative[unit] = Double(index) / Double(end - start - 1)
                 }
                 start = end
             }
         }
-        var linksOfTree = Array(repeating: [TreeLink](), count: order.roots.count)
+        // Each link seen from both ends, in the order the lines are met; then grouped by tree.
+        var ends: [(row: Int, value: TreeLink)] = []
         func link(_ first: Int, _ second: Int) {
             let (a, b) = (treeOfUnit[first], treeOfUnit[second])
             guard a != b else { return }
             let layer = max(unitLayer[first], unitLayer[second])
-            linksOfTree[a].append(TreeLink(layer: layer, position: relative[first], otherTree: b, otherPosition: relative[second]))
-            linksOfTree[b].append(TreeLink(layer: layer, position: relative[second], otherTree: a, otherPosition: relative[first]))
+            ends.append((a, TreeLink(layer: layer, position: relative[first], otherTree: b, otherPosition: relative[second])))
+            ends.append((b, TreeLink(layer: layer, position: relative[second], otherTree: a, otherPosition: relative[first])))
         }
+        let topology = graph.topology
         for member in graph.members.indices {
             for union in topology.parentUnions[member] {
                 link(unitOfMember[member], unitOfMember[topology.partners[union][0]])
             }
         }
         for crossLink in topology.crossLinks { link(unitOfMember[crossLink.child], unitOfMember[crossLink.parent]) }
-        return (width, linksOfTree)
+        return (width, CompactRows(ends, rows: order.roots.count))
     }
 
     /// A link of the tree being inserted to a tree already placed: the other tree's slot, where the
@@ -310,12 +313,13 @@ extension Arrangement {
     /// already placed pass over the fewest members, counted on the layer of the link's lower end.
     func arrangedRoots(_ order: DepthFirstOrder) -> [Int] {
         let (width, linksOfTree) = treeLinks(order)
+        let layerCount = order.layers.count
         // Greedy insertion costs trees x links; beyond a few tens of millions of steps (thousands of
         // linked trees) keep the order found, so no input makes this phase quadratic.
-        let linkCount = linksOfTree.reduce(0) { $0 + $1.count }
+        let linkCount = linksOfTree.items.count
         guard linkCount > 0, order.roots.count * linkCount <= 20_000_000 else { return order.roots }
 
-        let total = width.map { $0.reduce(0, +) }
+        let total = order.roots.indices.map { tree in width[(tree * layerCount)..<((tree + 1) * layerCount)].reduce(0, +) }
         let bySize = order.roots.indices.sorted { (total[$0], -$0) > (total[$1], -$1) }
         var placed: [Int] = []
         var unlinked = Array(repeating: false, count: order.roots.count)
@@ -341,7 +345,7 @@ extension Arrangement {
                 var sum = 0.0
                 sums.append(sum)
                 for other in placed {
-                    sum += width[other][link.layer]
+                    sum += width[other * layerCount + link.layer]
                     sums.append(sum)
                 }
             }
@@ -349,8 +353,8 @@ extension Arrangement {
             placedLinks.removeAll(keepingCapacity: true)
             for link in links where slotOf[link.otherTree] >= 0 {
                 placedLinks.append(PlacedLink(
-                    slot: slotOf[link.otherTree], sums: sumsAt[link.layer], own: width[tree][link.layer],
-                    other: width[link.otherTree][link.layer], position: link.position, otherPosition: link.otherPosition))
+                    slot: slotOf[link.otherTree], sums: sumsAt[link.layer], own: width[tree * layerCount + link.layer],
+                    other: width[link.otherTree * layerCount + link.layer], position: link.position, otherPosition: link.otherPosition))
             }
             var bestSlot = placed.count
             var bestCost = Double.infinity

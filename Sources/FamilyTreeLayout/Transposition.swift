@@ -106,18 +106,19 @@ extension Arrangement {
 
     /// For sorted rows: the pairs (p in first, q in second) with p > q, which cross when `first`
     /// stands before `second`, and those with p < q, which cross when it stands after; one merge.
-    @inline(__always) private static func crossings(_ rows: CompactGraph.Rows, _ first: Int, _ second: Int) -> (firstBefore: Int, secondBefore: Int) {
+    @inline(__always) private static func crossings(_ rows: CompactGraph.RowsView, _ first: Int, _ second: Int) -> (firstBefore: Int, secondBefore: Int) {
+        let items = rows.items
         let start = rows.start[second]
         let end = rows.start[second + 1]
         var below = start  // the first q not less than p
         var notAbove = start  // the first q greater than p
         var firstBefore = 0
         var secondBefore = 0
-        for entry in rows.range(first) {
-            let value = rows.items[entry]
-            while below < end, rows.items[below] < value { below += 1 }
+        for entry in rows.start[first]..<rows.start[first + 1] {
+            let value = items[entry]
+            while below < end, items[below] < value { below += 1 }
             if notAbove < below { notAbove = below }
-            while notAbove < end, rows.items[notAbove] <= value { notAbove += 1 }
+            while notAbove < end, items[notAbove] <= value { notAbove += 1 }
             firstBefore += below - start
             secondBefore += end - notAbove
         }
@@ -127,7 +128,7 @@ extension Arrangement {
     /// Transposition then sifting on one layer; returns whether its order changed. `known` holds
     /// the layer's line ends from an earlier visit, and is brought up to date.
     private mutating func improveLayer(_ layer: Int, window: Int, ends known: inout LineEnds?) -> Bool {
-        var units = layers[layer]
+        let units = layers[layer]
         // Line ends belong to the adjacent layers, which stay put while this layer is reordered.
         let above = layer > 0 ? layers[layer - 1] : []
         let below = layer + 1 < layers.count ? layers[layer + 1] : []
@@ -136,6 +137,17 @@ extension Arrangement {
             known = LineEnds(units: units, above: above, below: below, upper: upper, lower: lower)
         }
         let ends = known!
+        // The pairs' costs are most of crossing reduction's time: read through raw buffers.
+        return ends.upper.withView { upper in
+            ends.lower.withView { lower in improveLayer(layer, units: units, window: window, ends: ends, upper: upper, lower: lower) }
+        }
+    }
+
+    /// `improveLayer` on `units`, the layer's order, with its line ends (`ends`) read through `upper` and `lower`.
+    private mutating func improveLayer(
+        _ layer: Int, units: [Int], window: Int, ends: LineEnds, upper: CompactGraph.RowsView, lower: CompactGraph.RowsView
+    ) -> Bool {
+        var units = units
         // `row[position]` says whose line ends stand at that position now (their index in `ends`).
         var row = Array(units.indices)
         if ends.units != units {
@@ -146,9 +158,9 @@ extension Arrangement {
         let visitOrder = row
         /// The crossings between `a` and `b` with `a` first, and with `b` first, in one pass each way.
         func costs(_ a: Int, _ b: Int) -> (aFirst: Int, bFirst: Int) {
-            let upper = Arrangement.crossings(ends.upper, a, b)
-            let lower = Arrangement.crossings(ends.lower, a, b)
-            return (upper.firstBefore + lower.firstBefore, upper.secondBefore + lower.secondBefore)
+            let above = Arrangement.crossings(upper, a, b)
+            let below = Arrangement.crossings(lower, a, b)
+            return (above.firstBefore + below.firstBefore, above.secondBefore + below.secondBefore)
         }
         var changed = false
         var improved = true
@@ -226,7 +238,20 @@ extension Arrangement {
     }
 }
 
+extension CompactGraph {
+    /// A table's rows read through raw buffers, without bounds checks: only inside `Rows.withView`.
+    struct RowsView {
+        let start: UnsafeBufferPointer<Int>
+        let items: UnsafeBufferPointer<Int>
+    }
+}
+
 extension CompactGraph.Rows {
+    /// `body` with this table read through raw buffers (valid only while it runs).
+    @inline(__always) func withView<Result>(_ body: (CompactGraph.RowsView) -> Result) -> Result {
+        start.withUnsafeBufferPointer { start in items.withUnsafeBufferPointer { items in body(CompactGraph.RowsView(start: start, items: items)) } }
+    }
+
     init(start: [Int], items: [Int]) {
         self.start = start
         self.items = items

@@ -8,7 +8,7 @@ import FamilyTreeLayout
 @Suite struct SVGWindowTests {
     @Test func aWindowHoldsOnlyWhatLiesInIt() throws {
         let graph = try Paths.exampleGraph()
-        let layout = try LayeredLayout().place(graph)
+        let layout = LayeredLayout().place(graph)
         let whole = try SVGRenderer().render(layout, of: graph)
         var renderer = SVGRenderer()
         let leftmost = try #require(layout.boxes.min { $0.x < $1.x })

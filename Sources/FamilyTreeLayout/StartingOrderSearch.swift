@@ -325,24 +325,20 @@ struct StartingOrderSearch {
         }
     }
 
-    /// The reduced order of each start: first orders made in parallel (or taken from `prepared`),
-    /// each new one reduced (in parallel) once, repeats taken from `reduced`.
+    /// The reduced order of each start: its first order made (or taken from `prepared`) and, the
+    /// first time that order comes up, reduced once; repeats are taken from `reduced`.
     private mutating func ordered(_ starts: [Arrangement.StartingOrder]) -> [Arrangement] {
-        let firstOrders = firstOrders(of: starts)
         guard skipsRepeatedOrders else {
             reductions += starts.count
-            return Parallel.map(firstOrders, reduce)
+            return Parallel.map(firstOrders(of: starts), reduce)
         }
-        reduceNew(firstOrders)
-        return firstOrders.map { reduced[PlacedOrder($0)]! }
+        return madeAndReduced(starts).map { reduced[PlacedOrder($0)]! }
     }
 
-    /// Makes and reduces the orders of `starts` ahead of time, all in one parallel batch, and keeps
-    /// their first orders (only these: a whole search's would hold dozens of copies of the tree).
+    /// Makes and reduces the orders of `starts` ahead of time, and keeps their first orders (only
+    /// these: a whole search's would hold dozens of copies of the tree).
     private mutating func prepare(_ starts: [Arrangement.StartingOrder]) {
-        let orders = firstOrders(of: starts)
-        for (start, order) in zip(starts, orders) { prepared[start] = order }
-        reduceNew(orders)
+        for (start, order) in zip(starts, madeAndReduced(starts)) { prepared[start] = order }
     }
 
     /// The first order of each start: made before (`prepared`), or now, in parallel.
@@ -353,16 +349,36 @@ struct StartingOrderSearch {
         return orders.map { $0! }
     }
 
-    /// Reduces (in parallel) each of `firstOrders` not reduced before, once.
-    private mutating func reduceNew(_ firstOrders: [Arrangement]) {
-        var new: [(key: PlacedOrder, order: Arrangement)] = []
-        var seen: Set<PlacedOrder> = []
-        for order in firstOrders {
-            let key = PlacedOrder(order)
-            if reduced[key] == nil, seen.insert(key).inserted { new.append((key, order)) }
+    /// The first order of each start (made now unless `prepared` has it), each first order not
+    /// reduced before reduced once, into `reduced`. One task per start on every core, making and
+    /// then reducing: starts cost very different times (an arranged start several times a
+    /// shuffled one), and a batch of makings, then one of reductions, left a core idle at the end
+    /// of each. The first task to come to an order reduces it; which one that is changes nothing,
+    /// as reduction is deterministic.
+    private mutating func madeAndReduced(_ starts: [Arrangement.StartingOrder]) -> [Arrangement] {
+        let (prepared, known, arrange, reduce) = (self.prepared, self.reduced, self.arrange, self.reduce)
+        let claims = Claims()
+        let made = Parallel.map(starts) { start -> (first: Arrangement, reduced: Arrangement?) in
+            let first = prepared[start] ?? arrange(start)
+            let key = PlacedOrder(first)
+            guard known[key] == nil, claims.claim(key) else { return (first, nil) }
+            return (first, reduce(first))
         }
-        for (item, order) in zip(new, Parallel.map(new.map(\.order), reduce)) { reduced[item.key] = order }
-        reductions += new.count
+        for (first, order) in made {
+            guard let order else { continue }
+            reduced[PlacedOrder(first)] = order
+            reductions += 1
+        }
+        return made.map(\.first)
+    }
+
+    /// Orders claimed by the tasks of one batch, so each is reduced once.
+    private final class Claims: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "familytree.starting-order-claims")
+        private var claimed: Set<PlacedOrder> = []
+
+        /// Whether `order` was not claimed yet (it is now).
+        func claim(_ order: PlacedOrder) -> Bool { queue.sync { claimed.insert(order).inserted } }
     }
 
     /// Units in which two or more members have parents in the tree, each with those members, in

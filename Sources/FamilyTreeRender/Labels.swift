@@ -93,7 +93,8 @@ public struct Labeler: Sendable {
 
     /// What the member's box says, the name wrapped rather than cut.
     public func text(for member: Member) -> BoxText {
-        let name = member.fullName.allSatisfy(\.isWhitespace) ? "(no name)" : member.fullName
+        let fullName = member.fullName
+        let name = fullName.allSatisfy(\.isWhitespace) ? "(no name)" : fullName
         let raw: [String]
         switch format {
         case .name:

@@ -139,19 +139,20 @@ extension Arrangement {
         let ends = known!
         // The pairs' costs are most of crossing reduction's time: read through raw buffers.
         return ends.upper.withView { upper in
-            ends.lower.withView { lower in improveLayer(layer, units: units, window: window, ends: ends, upper: upper, lower: lower) }
+            ends.lower.withView { lower in improveLayer(layer, units: units, window: window, endsOrder: ends.units, upper: upper, lower: lower) }
         }
     }
 
-    /// `improveLayer` on `units`, the layer's order, with its line ends (`ends`) read through `upper` and `lower`.
+    /// `improveLayer` on `units`, the layer's order, its units' line ends read through `upper` and
+    /// `lower` (row `i` the ends of `endsOrder[i]`).
     private mutating func improveLayer(
-        _ layer: Int, units: [Int], window: Int, ends: LineEnds, upper: CompactGraph.RowsView, lower: CompactGraph.RowsView
+        _ layer: Int, units: [Int], window: Int, endsOrder: [Int], upper: CompactGraph.RowsView, lower: CompactGraph.RowsView
     ) -> Bool {
         var units = units
-        // `row[position]` says whose line ends stand at that position now (their index in `ends`).
+        // `row[position]` says whose line ends stand at that position now (their row in `upper` and `lower`).
         var row = Array(units.indices)
-        if ends.units != units {
-            for (index, unit) in ends.units.enumerated() { rankInLayer[unit] = index }
+        if endsOrder != units {
+            for (index, unit) in endsOrder.enumerated() { rankInLayer[unit] = index }
             row = units.map { rankInLayer[$0] }
         }
         // The units in the order they stood when this visit began, by their ends' index.
@@ -250,15 +251,5 @@ extension CompactGraph.Rows {
     /// `body` with this table read through raw buffers (valid only while it runs).
     @inline(__always) func withView<Result>(_ body: (CompactGraph.RowsView) -> Result) -> Result {
         start.withUnsafeBufferPointer { start in items.withUnsafeBufferPointer { items in body(CompactGraph.RowsView(start: start, items: items)) } }
-    }
-
-    init(start: [Int], items: [Int]) {
-        self.start = start
-        self.items = items
-    }
-
-    func contains(_ item: Int, inRow row: Int) -> Bool {
-        for entry in range(row) where items[entry] == item { return true }
-        return false
     }
 }

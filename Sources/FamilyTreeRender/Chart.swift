@@ -186,8 +186,10 @@ public struct Chart: Sendable {
         let prepared = try prepare()
         let content: Drawing.Content
         if case .fan(let id, let generations) = extent {
-            guard format == .svg else { throw ChartError.fanIsSVG(format) }
-            return Drawing(chart: self, prepared: prepared, content: .fan(root: prepared.graph.index(of: prepared.highlighted ?? id) ?? 0, generations: generations))
+            guard format == .svg || format == .html else { throw ChartError.fanIsSVG(format) }
+            // An HTML page opens on the person, where SVG outlines them: either names the root.
+            let root = prepared.graph.index(of: prepared.highlighted ?? prepared.openOn ?? id) ?? 0
+            return Drawing(chart: self, prepared: prepared, content: .fan(root: root, generations: generations, page: format == .html))
         }
         switch format {
         case .dot:
@@ -218,7 +220,8 @@ public struct Chart: Sendable {
             case positionedDOT(Layout)
             case layoutJSON(Layout)
             case html(Layout)
-            case fan(root: Int, generations: Int)
+            /// A fan chart, as SVG or (`page`) a web page around it.
+            case fan(root: Int, generations: Int, page: Bool)
         }
 
         /// The chart drawn.
@@ -266,9 +269,9 @@ public struct Chart: Sendable {
                 try LayoutJSONWriter.render(layout, of: graph, to: &output)
             case .html(let layout):
                 try HTMLRenderer(labeler: labeler, openOn: prepared.openOn, today: chart.today).render(layout, of: graph, to: &output)
-            case .fan(let root, let generations):
-                let svg = FanChartRenderer(generations: generations, theme: chart.theme, width: chart.width).render(graph, root: root)
-                try output.write(Array(svg.utf8)[...])
+            case .fan(let root, let generations, let page):
+                let fan = FanChartRenderer(generations: generations, theme: chart.theme, width: chart.width)
+                try output.write(Array((page ? fan.page(graph, root: root) : fan.render(graph, root: root)).utf8)[...])
             }
         }
     }
@@ -369,14 +372,14 @@ public enum ChartError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownMember(Member.ID)
     /// A relationship chart's two people are not related in the tree.
     case notRelated(Member.ID, Member.ID)
-    /// A fan chart was asked for in a format other than SVG.
+    /// A fan chart was asked for in a format other than SVG or HTML.
     case fanIsSVG(Chart.Format)
 
     public var description: String {
         switch self {
         case .unknownMember(let id): "no member has the id \"\(id)\""
         case .notRelated(let a, let b): "no line of parents and children joins \"\(a)\" and \"\(b)\" in this tree (nor through a partner of either)"
-        case .fanIsSVG(let format): "a fan chart is drawn as SVG, not \(format.rawValue) (convert it to PDF or PNG with rsvg-convert)"
+        case .fanIsSVG(let format): "a fan chart is drawn as SVG or an HTML page, not \(format.rawValue) (convert the SVG to PDF or PNG with rsvg-convert)"
         }
     }
 }

@@ -74,6 +74,39 @@ public struct FanChartRenderer: Sendable {
         return centreRadius + Double(arc) * arcRingWidth + Double(radial) * radialRingWidth
     }
 
+    /// A web page of its own showing the fan around the member at `root`: the SVG inline, as wide
+    /// as the window and never taller, on the chart's own background. It needs no network.
+    public func page(_ graph: FamilyGraph, root: Int) -> String {
+        let svg = render(graph, root: root)
+        // Inline SVG in HTML takes no XML declaration.
+        let inline = svg.hasPrefix("<?xml") ? String(svg[svg.index(after: svg.firstIndex(of: "\n") ?? svg.startIndex)...]) : svg
+        let name = graph.members[root].fullName.isEmpty ? graph.members[root].id : graph.members[root].fullName
+        let (light, dark) = ("#ffffff", "#14171f")
+        let background = switch theme {
+        case .light: "html { background: \(light); }"
+        case .dark: "html { background: \(dark); }"
+        case .auto: "html { background: \(light); }\n@media (prefers-color-scheme: dark) { html { background: \(dark); } }"
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Fan chart of \(Formatting.xmlEscaped(name))</title>
+            <style>
+            \(background)
+            body { margin: 0; }
+            body > svg { display: block; width: 100%; height: auto; max-height: 100vh; }
+            </style>
+            </head>
+            <body>
+            \(inline)</body>
+            </html>
+
+            """
+    }
+
     /// The SVG of the fan around the member at `root`.
     public func render(_ graph: FamilyGraph, root: Int) -> String {
         let slots = slots(of: root, in: graph)

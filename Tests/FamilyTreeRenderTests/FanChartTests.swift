@@ -53,10 +53,38 @@ import FoundationXML
         #expect(XMLParser(data: Data(svg.utf8)).parse(), "well-formed XML")
     }
 
-    @Test func aFanIsSVGOnly() throws {
+    @Test func aFanIsSVGOrAPageOfItsOwn() throws {
         var chart = Chart(graph: try Paths.exampleGraph(), format: .dot, today: 0)
         chart.extent = .fan("jonas", generations: 3)
         #expect(throws: ChartError.fanIsSVG(.dot)) { try chart.drawing() }
+        chart.format = .layoutJSON
+        #expect(throws: ChartError.fanIsSVG(.layoutJSON)) { try chart.drawing() }
+    }
+
+    /// As HTML: a page with the SVG inline (no XML declaration inside it), titled by the person,
+    /// on the theme's background; a hostile name stays text in the page's title too.
+    @Test func anHTMLPageHoldsTheSameFan() throws {
+        func page(_ graph: FamilyGraph, of id: String, theme: SVGRenderer.Theme = .light) throws -> String {
+            var chart = Chart(graph: graph, format: .html, today: 0)
+            chart.extent = .fan(id, generations: 4)
+            chart.theme = theme
+            var output = CollectedOutput()
+            try chart.render(to: &output)
+            return output.text
+        }
+        let example = try Paths.exampleGraph()
+        let html = try page(example, of: "jonas")
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<title>Fan chart of Jonas Müller</title>"))
+        #expect(!html.contains("<?xml") && html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"family-tree fan-chart\""))
+        // The same wedges as the SVG.
+        let svg = try chart(of: "jonas", generations: 4)
+        #expect(html.components(separatedBy: "class=\"wedge").count == svg.components(separatedBy: "class=\"wedge").count)
+        #expect(html.contains("html { background: #ffffff; }") && !html.contains("prefers-color-scheme: dark) { html"))
+        #expect(try page(example, of: "jonas", theme: .auto).contains("@media (prefers-color-scheme: dark) { html { background: #14171f; } }"))
+
+        let hostile = try FamilyGraph(json: Array(#"{"members": [{"id": "kid", "firstName": "</title><script>alert(1)</script>"}]}"#.utf8), file: "hostile.json")
+        let hostilePage = try page(hostile, of: "kid")
+        #expect(!hostilePage.contains("<script") && hostilePage.contains("<title>Fan chart of &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>"))
     }
 
     /// The person the fan is drawn around is never cut where their name can fit: it takes more

@@ -370,7 +370,7 @@ public enum ChartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The chart names a person (its extent or home) by an id the tree does not have. (The home
     /// person may be outside the part drawn: relations are read in the whole tree.)
     case unknownMember(Member.ID)
-    /// A relationship chart's two people are not related in the tree.
+    /// Nothing joins a relationship chart's two people in the tree: no line of parents, children and marriages.
     case notRelated(Member.ID, Member.ID)
     /// A fan chart was asked for in a format other than SVG or HTML.
     case fanIsSVG(Chart.Format)
@@ -378,7 +378,7 @@ public enum ChartError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownMember(let id): "no member has the id \"\(id)\""
-        case .notRelated(let a, let b): "no line of parents and children joins \"\(a)\" and \"\(b)\" in this tree (nor through a partner of either)"
+        case .notRelated(let a, let b): "nothing joins \"\(a)\" and \"\(b)\" in this tree: no line of parents, children and marriages leads from one to the other"
         case .fanIsSVG(let format): "a fan chart is drawn as SVG or an HTML page, not \(format.rawValue) (convert the SVG to PDF or PNG with rsvg-convert)"
         }
     }

@@ -47,7 +47,8 @@ public struct Labeler: Sendable {
     /// With `byBloodFirst` (a relationship chart, which draws the lines of blood through common
     /// ancestors) a relative by blood is named by the closest blood relationship, and by a closer
     /// one by marriage after it: "First cousin (husband)", where the closest alone would say
-    /// "Husband" under a drawing of the two as cousins.
+    /// "Husband" under a drawing of the two as cousins; and someone joined to `home` only through
+    /// several marriages, by the chain ("Wife's sister's husband").
     public static func relations(to home: Int, in graph: FamilyGraph, only: [Member.ID]? = nil, byBloodFirst: Bool = false) -> [Member.ID: String] {
         let members = only.map { $0.compactMap(graph.index(of:)) } ?? Array(graph.members.indices)
         let calculator = RelationshipCalculator(graph)
@@ -59,6 +60,13 @@ public struct Labeler: Sendable {
             let byMarriage = closest.indices.filter { closest[$0].map { !$0.isByBlood } ?? false }
             for (position, ways) in zip(byMarriage, calculator.relationships(from: home, toEach: byMarriage.map { members[$0] })) {
                 if let blood = ways.first(where: \.isByBlood), let words = named[position] { named[position] = "\(blood.english) (\(words))" }
+            }
+            // Connected through several marriages: the chain ("wife's sister's husband").
+            let unrelated = named.indices.filter { named[$0] == nil && members[$0] != home }
+            if !unrelated.isEmpty {
+                for (position, connection) in zip(unrelated, calculator.connections(from: home, toEach: unrelated.map { members[$0] })) {
+                    named[position] = connection?.english
+                }
             }
         }
         var result: [Member.ID: String] = [:]

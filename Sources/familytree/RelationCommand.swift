@@ -11,7 +11,9 @@ struct RelationCommand: ParsableCommand {
         cousin 1x removed, double first cousin, spouse or former spouse, in-laws, step relations, and \
         "(by adoption)" where the line passes an adopted or foster child. Under pedigree collapse \
         people are related in several ways: the closest is printed and the others counted; --all lists \
-        each with its common ancestors and the people in between. Not related is an answer (exit 0).
+        each with its common ancestors and the people in between. People joined only through several \
+        marriages are connected, not related: the shortest chain is printed ("wife's sister's \
+        husband"), and --all lists the people on it. Not related is an answer (exit 0).
 
         Examples:
           familytree relation "Ada Lovelace" "Lord Byron" --tree family.json
@@ -56,7 +58,10 @@ struct RelationCommand: ParsableCommand {
         }
         guard let first, let second else { return }
         let (a, b) = (try graph.resolveMember(first), try graph.resolveMember(second))
-        let (found, searchedWhole) = RelationshipCalculator(shown).search(from: a, to: b)
+        let calculator = RelationshipCalculator(shown)
+        let (found, searchedWhole) = calculator.search(from: a, to: b)
+        // Only where a whole search found nothing closer: a chain through several marriages.
+        let connection = found.isEmpty && searchedWhole ? calculator.connection(from: a, to: b) : nil
         func name(_ index: Int) -> String { shown.members[index].fullName.isEmpty ? shown.members[index].id : shown.members[index].fullName }
         if format == "json" {
             let list = (all ? found : Array(found.prefix(1))).map { relationship -> JSONValue in
@@ -67,10 +72,34 @@ struct RelationCommand: ParsableCommand {
                     "path": .array(relationship.path.map { .string(shown.members[$0].id) }),
                 ])
             }
-            Console.output(JSONWriter.string(from: .object([
+            var object: [String: JSONValue] = [
                 "from": .string(shown.members[a].id), "to": .string(shown.members[b].id), "relationships": .array(list), "count": .number(String(found.count)),
                 "complete": .bool(searchedWhole),
-            ])))
+            ]
+            if let connection {
+                object["connection"] = .object([
+                    "words": .string(connection.english), "marriages": .number(String(connection.marriages)),
+                    "path": .array(([a] + connection.links.map(\.member)).map { .string(shown.members[$0].id) }),
+                ])
+            }
+            Console.output(JSONWriter.string(from: .object(object)))
+            return
+        }
+        if let connection {
+            let through = switch connection.marriages {
+            case 0: "a child's two parents"
+            case 1: "a marriage"
+            case let count: "\(count) marriages"
+            }
+            var lines = ["\(name(b)) is \(name(a))'s \(connection.english) (connected through \(through), not by blood)"]
+            if all {
+                var previous = a
+                lines.append("  path: " + name(a) + connection.links.map { link in
+                    defer { previous = link.member }
+                    return " → \(name(link.member)) (\(name(previous))'s \(link.relationship.english))"
+                }.joined())
+            }
+            Console.say(lines.joined(separator: "\n") + "\n")
             return
         }
         guard let closest = found.first else {

@@ -97,7 +97,7 @@ struct RenderCommand: ParsableCommand {
     var root: String?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "A chart of one person's line: ancestors NAME, descendants NAME, hourglass NAME (both), fan NAME (ancestors in a half circle: SVG, PDF or an HTML page), or relationship A B (the lines joining two relatives, labelled from A's side). Put the tree file before it.",
+        "A chart of one person's line: ancestors NAME, descendants NAME, hourglass NAME (both), fan NAME (ancestors in a half circle: SVG, PDF or an HTML page), or relationship A B (the lines joining two relatives, or the shortest chain of marriages joining two people who are not, labelled from A's side). Put the tree file before it.",
         valueName: "kind person"))
     var chart: [String] = []
 

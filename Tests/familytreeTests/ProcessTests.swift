@@ -113,9 +113,12 @@ import TestSupport
         #expect(all.stdout.contains("Emily Carter is Peter Müller's first cousin\n  common ancestors: Heinrich Müller and Greta Schäfer\n"))
         let json = try run(["sophie", "cian", "--format", "json"])
         #expect(json.stdout.contains("\"relationship\": \"first cousin 1x removed\""))
-        // Not related is an answer, not an error.
-        let none = try run(["zoe", "tomas"])
-        #expect(none.status == 0 && none.stdout.contains("are not related"))
+        // Joined only through marriages: the chain, and with --all the people on it.
+        let chain = try run(["zoe", "tomas", "--all"])
+        #expect(chain.status == 0)
+        #expect(chain.stdout.hasPrefix("Tomás Ó Briain is Zoë Dubois's father-in-law's former wife's father (connected through 2 marriages, not by blood)\n  path: Zoë Dubois → Lukas Müller (Zoë Dubois's husband) → "), "\(chain.stdout)")
+        let chainJSON = try run(["zoe", "tomas", "--format", "json"])
+        #expect(chainJSON.stdout.contains("\"words\": \"father-in-law's former wife's father\"") && chainJSON.stdout.contains("\"marriages\": 2"), "\(chainJSON.stdout)")
         #expect(try run(["nobody", "tomas"]).status == 1)
     }
 

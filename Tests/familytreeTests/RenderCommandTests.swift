@@ -69,7 +69,14 @@ import TestSupport
         let words = try scratch.read("cousins.svg")
         #expect(words.contains("Home person") && words.contains("Grandfather") && words.contains("First cousin"), "\(words.prefix(4000))")
 
-        #expect(await scratch.run("render", tree, "--chart", "relationship", "Cian Ó Briain", "Chloé Müller") == 1, "not related")
+        // Joined only through a marriage: the chain's people, each box worded from Cian's side.
+        #expect(await scratch.run("render", tree, "-o", scratch.path("chain.svg").path, "--chart", "relationship", "Cian Ó Briain", "Chloé Müller") == 0)
+        #expect(Set(try members("chain.svg")) == ["cian", "padraig", "tomas", "aoife", "siobhan", "karl", "lukas", "chloe"])
+        let chain = try scratch.read("chain.svg")
+        #expect(chain.contains("Aunt&#39;s former husband&#39;s granddaughter") || chain.contains("Aunt's former husband's granddaughter"), "\(chain.prefix(4000))")
+        // Nothing joins a newcomer to anyone: refused, exit 1.
+        #expect(await scratch.run("add", "Nora Newcomer", "--tree", tree) == 0)
+        #expect(await scratch.run("render", tree, "--chart", "relationship", "Cian Ó Briain", "Nora Newcomer") == 1, "not joined")
         #expect(await scratch.run("render", tree, "-o", scratch.path("fan.svg").path, "--chart", "fan", "Jonas Müller", "--generations", "4") == 0)
         #expect(try scratch.read("fan.svg").contains("class=\"family-tree fan-chart\""))
         #expect(await scratch.run("render", tree, "-o", scratch.path("fan.dot").path, "--chart", "fan", "Jonas Müller") == 1, "a fan is SVG")

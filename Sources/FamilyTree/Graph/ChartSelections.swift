@@ -39,7 +39,9 @@ extension FamilyGraph {
     /// The lines that join the people at `a` and `b`: every line from each of their lowest common
     /// ancestors down to each of them, each person once. Related by marriage only (an in-law, a
     /// step-relative), the lines go through the partner who is related by blood, who is drawn
-    /// too. `nil` when no line joins them in this tree.
+    /// too; connected only through several marriages, they follow the shortest such chain
+    /// (`RelationshipCalculator.connection(from:to:)`), each stretch of blood in it drawn the same
+    /// way. `nil` when no line of parents, children and partners joins them in this tree.
     public func relationshipLines(from a: Int, to b: Int) -> FamilyGraph? {
         guard a != b else {
             var keep = Array(repeating: false, count: members.count)
@@ -58,7 +60,16 @@ extension FamilyGraph {
             for member in line + alsoDrawn { keep[member] = true }
             return subgraph(keeping: keep, droppingLoneFamilies: true)
         }
-        return nil
+        guard let connection = RelationshipCalculator(self).connection(from: a, to: b) else { return nil }
+        var keep = Array(repeating: false, count: members.count)
+        keep[a] = true
+        var previous = a
+        for link in connection.links {
+            let stretch = link.relationship.isByBlood ? bloodLine(from: previous, to: link.member, parents: parents, children: children) : nil
+            for member in stretch ?? [link.member] { keep[member] = true }
+            previous = link.member
+        }
+        return subgraph(keeping: keep, droppingLoneFamilies: true)
     }
 
     // MARK: Walking the generations

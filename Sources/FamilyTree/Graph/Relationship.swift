@@ -86,8 +86,8 @@ public struct RelationshipCalculator: Sendable {
     /// The family the relationships are found in.
     public let graph: FamilyGraph
     /// Each member's parents and how the child is tied to them; step ties are left out.
-    private let parents: [[(parent: Int, kind: ChildKind)]]
-    private let children: [[Int]]
+    let parents: [[(parent: Int, kind: ChildKind)]]
+    let children: [[Int]]
     /// How many (ancestor, generation) pairs one person's ancestry may hold. Lines are followed
     /// as far as they go (an imperial line of 125 generations); only a tree whose lines rejoin at
     /// nearly every generation (each child of the two before it, say, which grows with the square
@@ -170,6 +170,13 @@ public struct RelationshipCalculator: Sendable {
     /// without the pruning `closestRelationships(from:toEach:)` makes (a walk of the whole tree).
     public func closestRelationship(from a: Int, to b: Int) -> Relationship? {
         closestRelationships(from: Ancestry(of: a, in: self), family: CloseFamily(of: a, in: self), toEach: [b])[0]
+    }
+
+    /// The closest way B is related to A by blood, with its half, double and adoption; `nil` when
+    /// they share no ancestor (or not within `ancestryBudget`).
+    func closestBloodRelationship(from a: Int, to b: Int) -> Relationship? {
+        var budget = Self.ancestryBudget
+        return closestBloodRelationship(from: Ancestry(of: a, in: self), to: b, sex: sex(of: b), budget: &budget)
     }
 
     private func closestRelationships(from ancestry: Ancestry, family: CloseFamily, toEach members: [Int]) -> [Relationship?] {

@@ -1,0 +1,133 @@
+import Testing
+@testable import FamilyTree
+
+/// People joined only through marriages (or a child's two unmarried parents): the chain from A's
+/// side, the shortest by marriages first, and the lines a relationship chart draws for it.
+@Suite struct ConnectionTests {
+    /// Anton married Wilma; her sister Sara married Hugo (son of Hans) and then Quirin, Wilma's first
+    /// cousin; Anton's son Carl married Dora, daughter of Dieter. Xaver is also a parent (a
+    /// cross-bloodline link) of Kai, the son of Karla and Kurt. Zeno is joined to nobody.
+    static let graph = try! FamilyGraph(json: Array(#"""
+        {"members": [
+          {"id": "a", "firstName": "Anton", "sex": "male"}, {"id": "w", "firstName": "Wilma", "sex": "female"},
+          {"id": "c", "firstName": "Carl", "sex": "male"}, {"id": "d", "firstName": "Dora", "sex": "female"},
+          {"id": "df", "firstName": "Dieter", "sex": "male"}, {"id": "dm", "firstName": "Doris", "sex": "female"},
+          {"id": "wp", "firstName": "Walter", "sex": "male"}, {"id": "wm", "firstName": "Wanda", "sex": "female"},
+          {"id": "s", "firstName": "Sara", "sex": "female"}, {"id": "h", "firstName": "Hugo", "sex": "male"},
+          {"id": "hf", "firstName": "Hans", "sex": "male"},
+          {"id": "gp", "firstName": "Gustav", "sex": "male"}, {"id": "gm", "firstName": "Gisela", "sex": "female"},
+          {"id": "u", "firstName": "Ulrich", "sex": "male"},
+          {"id": "q", "firstName": "Quirin", "sex": "male"},
+          {"id": "k", "firstName": "Kai", "sex": "male"}, {"id": "k1", "firstName": "Karla", "sex": "female"},
+          {"id": "k2", "firstName": "Kurt", "sex": "male"}, {"id": "x", "firstName": "Xaver", "sex": "male"},
+          {"id": "z", "firstName": "Zeno"}
+        ],
+        "unions": [
+          {"id": "aw", "partners": ["a", "w"], "children": ["c"]},
+          {"id": "cd", "partners": ["c", "d"]},
+          {"id": "dd", "partners": ["df", "dm"], "children": ["d"]},
+          {"id": "gg", "partners": ["gp", "gm"], "children": ["wp", "u"]},
+          {"id": "ww", "partners": ["wp", "wm"], "children": ["w", "s"]},
+          {"id": "uu", "partners": ["u"], "children": ["q"]},
+          {"id": "sh", "partners": ["s", "h"], "divorce": "1990"},
+          {"id": "sq", "partners": ["s", "q"]},
+          {"id": "hh", "partners": ["hf"], "children": ["h"]},
+          {"id": "kk", "partners": ["k1", "k2"], "children": ["k"]}
+        ],
+        "crossBloodlineConnections": [{"id": "l", "fromChild": "k", "toNewParent": "x"}]}
+        """#.utf8), file: "connections.json")
+    let calculator = RelationshipCalculator(Self.graph)
+
+    func at(_ id: String) -> Int { Self.graph.index(of: id)! }
+
+    func chain(_ a: String, _ b: String) -> Connection? { calculator.connection(from: at(a), to: at(b)) }
+
+    @Test(arguments: [
+        ("a", "h", "sister-in-law's former husband", 2),
+        ("a", "hf", "sister-in-law's former husband's father", 2),
+        ("a", "df", "daughter-in-law's father", 1),
+        ("df", "a", "son-in-law's father", 1),
+        // Fewer marriages first: Quirin is also Sara's husband (two marriages, four steps), but one
+        // marriage and five steps make him Anton's wife's first cousin.
+        ("a", "q", "wife's first cousin", 1),
+        // A child's other parent, never married to this one: a new stretch, not a blood tie.
+        ("x", "k1", "son's mother", 0),
+        ("k1", "x", "son's father", 0),
+    ])
+    func theShortestChainInWords(a: String, b: String, words: String, marriages: Int) throws {
+        // These are not related by blood or one marriage: the chain is what there is to say.
+        #expect(calculator.relationships(from: at(a), to: at(b)).isEmpty)
+        let connection = try #require(chain(a, b))
+        #expect(connection.english == words)
+        #expect(connection.marriages == marriages)
+        #expect(connection.links.last?.member == at(b))
+    }
+
+    @Test func eachLinkNamesThePersonReachedAndHowTheyAreRelatedToThePersonBefore() throws {
+        let connection = try #require(chain("a", "h"))
+        #expect(connection.links.map { Self.graph.members[$0.member].id } == ["w", "s", "h"])
+        #expect(connection.links.map(\.relationship.kind) == [.spouse(former: false), .sibling, .spouse(former: true)])
+        #expect(connection.distance == 1 + 2 + 1)
+    }
+
+    /// A blood tie of one generation, or a sibling, beside a marriage is said the short way; a
+    /// former spouse's and a half-sibling's are not.
+    @Test func pairsWithAWordOfTheirOwnAreFolded() {
+        func words(_ kinds: [(Relationship.Kind, Sex?, half: Bool)]) -> String {
+            Connection(links: kinds.enumerated().map { index, kind in
+                var relationship = Relationship(kind: kind.0, sex: kind.1)
+                relationship.isHalf = kind.half
+                return Connection.Link(member: index, relationship: relationship)
+            }).english
+        }
+        #expect(words([(.spouse(former: false), .female, false), (.ancestor(generations: 1), .male, false)]) == "father-in-law")
+        #expect(words([(.ancestor(generations: 1), .male, false), (.spouse(former: false), .female, false)]) == "stepmother")
+        #expect(words([(.spouse(former: false), .male, false), (.descendant(generations: 1), .female, false)]) == "stepdaughter")
+        #expect(words([(.sibling, .male, false), (.spouse(former: false), .female, false), (.ancestor(generations: 2), nil, false)]) == "sister-in-law's grandparent")
+        #expect(words([(.spouse(former: true), .female, false), (.ancestor(generations: 1), .male, false)]) == "former wife's father")
+        #expect(words([(.sibling, .female, true), (.spouse(former: false), .male, false)]) == "half-sister's husband")
+        #expect(words([(.spouse(former: false), .male, false), (.spouse(former: false), .female, false)]) == "husband's wife")
+    }
+
+    @Test func nobodyJoinedMeansNoChain() {
+        #expect(chain("a", "z") == nil)
+        #expect(chain("z", "a") == nil)
+        #expect(chain("a", "a") == nil)
+        // One walk answers many: in the members' order, nil for A and for the unjoined.
+        let many = calculator.connections(from: at("a"), toEach: [at("h"), at("z"), at("a"), at("df")])
+        #expect(many.map { $0?.english } == ["sister-in-law's former husband", nil, nil, "daughter-in-law's father"])
+    }
+
+    @Test func theChartDrawsEachStretchOfBloodAndEachMarriage() throws {
+        let lines = try #require(Self.graph.relationshipLines(from: at("a"), to: at("hf")))
+        #expect(Set(lines.members.map(\.id)) == ["a", "w", "wp", "wm", "s", "h", "hf"])
+        let coParents = try #require(Self.graph.relationshipLines(from: at("x"), to: at("k1")))
+        #expect(Set(coParents.members.map(\.id)) == ["x", "k", "k1"])
+        #expect(Self.graph.relationshipLines(from: at("a"), to: at("z")) == nil)
+    }
+
+    /// A chain of 10,000 marriages, each husband the brother of the wife before, is found in one
+    /// walk of the tree (not a search per person).
+    @Test func aLongChainIsFoundInOneWalk() throws {
+        var members: [String] = [], unions: [String] = []
+        let length = 20_000
+        for index in 0..<length {
+            members.append(#"{"id": "m\#(index)", "sex": "\#(index % 2 == 0 ? "male" : "female")"}"#)
+            // m0 married m1, whose brother m2 married m3, whose brother m4 ...
+            if index % 2 == 1 {
+                unions.append(#"{"id": "u\#(index)", "partners": ["m\#(index - 1)", "m\#(index)"]}"#)
+                if index + 1 < length {
+                    members.append(#"{"id": "p\#(index)"}, {"id": "q\#(index)"}"#)
+                    unions.append(#"{"id": "f\#(index)", "partners": ["p\#(index)", "q\#(index)"], "children": ["m\#(index)", "m\#(index + 1)"]}"#)
+                }
+            }
+        }
+        let graph = try FamilyGraph(json: Array(#"{"members": [\#(members.joined(separator: ","))], "unions": [\#(unions.joined(separator: ","))]}"#.utf8))
+        let connection = try #require(RelationshipCalculator(graph).connection(from: graph.index(of: "m0")!, to: graph.index(of: "m\(length - 1)")!))
+        #expect(connection.links.count == length - 1)
+        #expect(connection.marriages == length / 2)
+        // Compared in part: a failure should not print 200 KB of words.
+        #expect(connection.english.prefix(34) == "brother-in-law's brother-in-law's ")
+        #expect(connection.english.suffix(21) == "brother-in-law's wife")
+    }
+}

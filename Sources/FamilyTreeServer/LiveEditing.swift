@@ -222,7 +222,8 @@ extension WebApp {
     }
 
     /// How `to` is related to `from` (the user's own person), in words: `{"words": "second cousin"}`,
-    /// `null` words for no relation found.
+    /// the chain for someone joined only through marriages (`{"words": "son-in-law's father"}`),
+    /// `null` words when nothing joins them.
     func relation(in tree: String, from: String, to: String) async throws -> Response {
         let caller = try await accounts.caller()
         let snapshot = try await snapshot(of: tree, as: caller.user)
@@ -232,7 +233,8 @@ extension WebApp {
         }
         struct Answer: Encodable { let words: String? }
         // The closest only: a royal pedigree's first person relates to the last in thousands of ways.
-        let words = from == to ? "you" : RelationshipCalculator(graph).closestRelationship(from: a, to: b)?.english
+        let calculator = RelationshipCalculator(graph)
+        let words = from == to ? "you" : calculator.closestRelationship(from: a, to: b)?.english ?? calculator.connection(from: a, to: b)?.english
         return try Self.json(Answer(words: words))
     }
 

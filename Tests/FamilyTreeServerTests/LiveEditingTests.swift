@@ -395,6 +395,11 @@ import FamilyTreeRender
         #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=cy", token: tokens["vera"]!).body == #"{"words":"you"}"#)
         #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=nobody", token: tokens["vera"]!).status == 404)
         #expect(try await server.send("GET", "/trees/alice/relation?from=cy&to=ann", token: tokens["dave"]!).status == 403)
+        // Joined only through marriages: the chain. Cy marries Dee, whose father is Ed.
+        let dee = try #require(object(try await edit(server, tokens["ada"]!, #"{"op":"addPartner","member":"cy","fields":{"firstName":"Dee","sex":"female"}}"#))["created"] as? [String]).first ?? ""
+        let ed = try #require(object(try await edit(server, tokens["ada"]!, #"{"op":"addParent","member":"\#(dee)","fields":{"firstName":"Ed","sex":"male"}}"#))["created"] as? [String]).first ?? ""
+        #expect(try await server.send("GET", "/trees/alice/relation?from=ann&to=\(ed)", token: tokens["vera"]!).body == #"{"words":"daughter-in-law's father"}"#)
+        #expect(try await server.send("GET", "/trees/alice/relation?from=ann&to=\(dee)", token: tokens["vera"]!).body == #"{"words":"daughter-in-law"}"#, "one marriage: its own word")
     }
 
     @Test func hostileTextStaysTextInEveryAnswer() async throws {

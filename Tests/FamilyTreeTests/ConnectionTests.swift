@@ -106,6 +106,22 @@ import Testing
         #expect(Self.graph.relationshipLines(from: at("a"), to: at("z")) == nil)
     }
 
+    /// Lines that rejoin at every generation (each person a child of the two before) make every
+    /// blood search costly: a chart's labels of thousands of chains share one budget, and past it
+    /// a stretch is said by its shape, the same words where the search would have found them.
+    @Test func aLadderOfChainsSharesOneBudget() throws {
+        let calculator = try RelationshipTests.line(generations: 3_200, ladder: true)
+        let everyone = Array(calculator.graph.members.indices)
+        // The shortest way down to p(k) takes every second generation: (k + 1) / 2 steps.
+        let expected = everyone.dropFirst().map { [Relationship.Kind.descendant(generations: ($0 + 1) / 2)] }
+        // A budget a tenth of a chart's (this is a debug build): the first few searched, the rest by shape.
+        for budget in [0, RelationshipCalculator.everyoneBudget / 10] {
+            let chains = calculator.connections(from: 0, toEach: everyone, budget: budget)
+            #expect(chains[0] == nil)
+            #expect(everyone.dropFirst().map { chains[$0]?.links.map(\.relationship.kind) } == expected, "budget \(budget)")
+        }
+    }
+
     /// A chain of 10,000 marriages, each husband the brother of the wife before, is found in one
     /// walk of the tree (not a search per person).
     @Test func aLongChainIsFoundInOneWalk() throws {

@@ -96,33 +96,40 @@ extension RelationshipCalculator {
     /// The shortest chain of blood relatives and marriages from A to B (positions in `graph`);
     /// `nil` when no line of parents, children and partners joins them, or when `a == b`.
     ///
-    /// Meant for people `relationships(from:to:)` finds unrelated: for a blood relative or an
-    /// in-law it gives a chain too, but not the words those have ("wife's father" rather than
-    /// "father-in-law").
+    /// Meant for people `relationships(from:to:)` finds unrelated; for a relative it gives a
+    /// chain too, without the search's other ways (double, step, by marriage and blood at once).
     public func connection(from a: Int, to b: Int) -> Connection? {
         guard a != b else { return nil }
         return connections(from: a, toEach: [b])[0]
     }
 
     /// The shortest chain from A to each of `members`, in their order (`nil` for A and for anyone
-    /// nothing joins to A). One walk of the tree from A serves them all.
+    /// nothing joins to A). One walk of the tree from A serves them all; the words of their
+    /// stretches of blood share `everyoneBudget`, past which a stretch is said by its shape
+    /// (up and down, without half or double), so no file makes a chart's labels take hours.
     public func connections(from a: Int, toEach members: [Int]) -> [Connection?] {
+        connections(from: a, toEach: members, budget: Self.everyoneBudget)
+    }
+
+    /// `connections(from:toEach:)` with the words' searches sharing `budget` pairs.
+    func connections(from a: Int, toEach members: [Int], budget: Int) -> [Connection?] {
         let walk = ConnectionWalk(from: a, in: self, until: Set(members))
+        var budgetLeft = budget
         return members.map { b in
             guard b != a, let path = walk.path(to: b) else { return nil }
-            return connection(along: path)
+            return connection(along: path, budgetLeft: &budgetLeft)
         }
     }
 
     /// The links of a walk's path: marriages as they are, and each stretch of blood between two
     /// of them as one relationship.
-    private func connection(along path: [ConnectionWalk.Step]) -> Connection {
+    private func connection(along path: [ConnectionWalk.Step], budgetLeft: inout Int) -> Connection {
         var links: [Connection.Link] = []
         var stretchStart = path[0].member
         var ups = 0, downs = 0
         func closeStretch(at end: Int) {
             guard end != stretchStart else { return }
-            links.append(Connection.Link(member: end, relationship: bloodRelationship(from: stretchStart, to: end, ups: ups, downs: downs)))
+            links.append(Connection.Link(member: end, relationship: bloodRelationship(from: stretchStart, to: end, ups: ups, downs: downs, budgetLeft: &budgetLeft)))
         }
         for (previous, step) in zip(path, path.dropFirst()) {
             switch step.move {
@@ -146,9 +153,9 @@ extension RelationshipCalculator {
 
     /// How `b` is related by blood to `a`, whom a stretch of `ups` generations up and `downs` down
     /// joins: the closest way by blood (with its half, double and adoption), else (past the
-    /// search's budget) the stretch's own shape.
-    private func bloodRelationship(from a: Int, to b: Int, ups: Int, downs: Int) -> Relationship {
-        if let closest = closestBloodRelationship(from: a, to: b), closest.distance <= ups + downs {
+    /// budget) the stretch's own shape.
+    private func bloodRelationship(from a: Int, to b: Int, ups: Int, downs: Int, budgetLeft: inout Int) -> Relationship {
+        if let closest = closestBloodRelationship(from: a, to: b, budgetLeft: &budgetLeft), closest.distance <= ups + downs {
             return closest
         }
         let kind: Relationship.Kind

@@ -173,10 +173,14 @@ public struct RelationshipCalculator: Sendable {
     }
 
     /// The closest way B is related to A by blood, with its half, double and adoption; `nil` when
-    /// they share no ancestor (or not within `ancestryBudget`).
-    func closestBloodRelationship(from a: Int, to b: Int) -> Relationship? {
-        var budget = Self.ancestryBudget
-        return closestBloodRelationship(from: Ancestry(of: a, in: self), to: b, sex: sex(of: b), budget: &budget)
+    /// they share no ancestor, or none is found within `ancestryBudget` pairs of `budgetLeft` (A's
+    /// ancestry and B's both take theirs from it, what they spent taken off).
+    func closestBloodRelationship(from a: Int, to b: Int, budgetLeft: inout Int) -> Relationship? {
+        guard budgetLeft > 0 else { return nil }
+        return Self.spending(&budgetLeft) { budget in
+            let ancestry = Ancestry(of: a, in: self, budget: &budget)
+            return closestBloodRelationship(from: ancestry, to: b, sex: sex(of: b), budget: &budget)
+        }
     }
 
     private func closestRelationships(from ancestry: Ancestry, family: CloseFamily, toEach members: [Int]) -> [Relationship?] {
@@ -203,8 +207,13 @@ public struct RelationshipCalculator: Sendable {
         let reachesAncestor: [Bool]?
 
         init(of member: Int, in calculator: RelationshipCalculator, prunes: Bool = false) {
-            self.member = member
             var budget = RelationshipCalculator.ancestryBudget
+            self.init(of: member, in: calculator, prunes: prunes, budget: &budget)
+        }
+
+        /// The ancestry, its (ancestor, generation) pairs taken from `budget`.
+        init(of member: Int, in calculator: RelationshipCalculator, prunes: Bool = false, budget: inout Int) {
+            self.member = member
             (levels, isComplete) = calculator.ancestry(of: member, budget: &budget)
             var generationsOf: [Int: [Int]] = [:]
             for (generation, level) in levels.enumerated() {

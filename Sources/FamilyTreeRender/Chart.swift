@@ -171,7 +171,8 @@ public struct Chart: Sendable {
         }
         graph = try photos(in: graph)
         let drawn = graph.members.count == published.members.count ? nil : graph.members.map(\.id)
-        let relations = homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn, byBloodFirst: extent.drawsBloodLines) } ?? [:]
+        // Only relation labels say them: a search a label never shows is work for nothing.
+        let relations = label == .relation ? homeIndex.map { Labeler.relations(to: $0, in: published, only: drawn, byBloodFirst: extent.drawsBloodLines) } ?? [:] : [:]
         var labeler = Labeler(format: label, today: today, relations: relations)
         // The person the chart is about is outlined: their name is never cut.
         if let focusID { labeler.unabridged = [focusID] }

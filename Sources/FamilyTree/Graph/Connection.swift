@@ -158,16 +158,7 @@ extension RelationshipCalculator {
         if let closest = closestBloodRelationship(from: a, to: b, budgetLeft: &budgetLeft), closest.distance <= ups + downs {
             return closest
         }
-        let kind: Relationship.Kind
-        switch (ups, downs) {
-        case (0, let n): kind = .descendant(generations: n)
-        case (let n, 0): kind = .ancestor(generations: n)
-        case (1, 1): kind = .sibling
-        case (1, let n): kind = .siblingsDescendant(generations: n - 1)
-        case (let n, 1): kind = .ancestorsSibling(generations: n - 1)
-        case (let i, let j): kind = .cousin(degree: min(i, j) - 1, removed: abs(i - j))
-        }
-        return Relationship(kind: kind, sex: wordedSex(of: b))
+        return Relationship(kind: Relationship.Kind(ancestorAbove: ups, andAbove: downs), sex: wordedSex(of: b))
     }
 
     /// `b` as `a`'s spouse, former where every union of theirs ended in divorce.

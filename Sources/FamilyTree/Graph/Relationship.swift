@@ -31,6 +31,19 @@ public struct Relationship: Sendable, Hashable {
         case stepChild
         /// B is A's step-parent's child who shares no parent with A.
         case stepSibling
+
+        /// The blood relationship of B to A through a common ancestor `i` generations above A and
+        /// `j` above B (0 being the person: A's ancestor B is `(i, 0)`).
+        public init(ancestorAbove i: Int, andAbove j: Int) {
+            switch (i, j) {
+            case (0, let n): self = .descendant(generations: n)
+            case (let n, 0): self = .ancestor(generations: n)
+            case (1, 1): self = .sibling
+            case (1, let n): self = .siblingsDescendant(generations: n - 1)
+            case (let n, 1): self = .ancestorsSibling(generations: n - 1)
+            default: self = .cousin(degree: min(i, j) - 1, removed: abs(i - j))
+            }
+        }
     }
 
     /// What the relationship is.
@@ -367,16 +380,7 @@ public struct RelationshipCalculator: Sendable {
     private func relationship(through meetings: [Meeting], from ancestryOfA: Ancestry, to b: Int, levelsOfB: [Set<Int>], sex: Sex?) -> Relationship {
         let (i, j) = (meetings[0].i, meetings[0].j)
         let up = (a: ancestryOfA.levels, b: levelsOfB)
-        let kind: Relationship.Kind
-        switch (i, j) {
-        case (0, let n): kind = .descendant(generations: n)
-        case (let n, 0): kind = .ancestor(generations: n)
-        case (1, 1): kind = .sibling
-        case (1, let n): kind = .siblingsDescendant(generations: n - 1)
-        case (let n, 1): kind = .ancestorsSibling(generations: n - 1)
-        default: kind = .cousin(degree: min(i, j) - 1, removed: abs(i - j))
-        }
-        var relationship = Relationship(kind: kind, sex: sex)
+        var relationship = Relationship(kind: Relationship.Kind(ancestorAbove: i, andAbove: j), sex: sex)
         var couples: [Set<Int>] = []
         for meeting in meetings {
             let couple = coupleAbove(meeting.ancestor, i: i, j: j, levels: up)

@@ -52,7 +52,9 @@ public struct Labeler: Sendable {
     public static func relations(to home: Int, in graph: FamilyGraph, only: [Member.ID]? = nil, byBloodFirst: Bool = false) -> [Member.ID: String] {
         let members = only.map { $0.compactMap(graph.index(of:)) } ?? Array(graph.members.indices)
         let calculator = RelationshipCalculator(graph)
-        let closest = calculator.closestRelationships(from: home, toEach: members)
+        // One budget for the closest relationships and the chains of those they leave unrelated.
+        var budget = RelationshipCalculator.everyoneBudget
+        let closest = calculator.closestRelationships(from: home, toEach: members, budgetLeft: &budget)
         var named = closest.map { $0?.english }
         if byBloodFirst {
             // Every way is looked for only where the closest is by marriage (a royal pedigree has
@@ -61,12 +63,11 @@ public struct Labeler: Sendable {
             for (position, ways) in zip(byMarriage, calculator.relationships(from: home, toEach: byMarriage.map { members[$0] })) {
                 if let blood = ways.first(where: \.isByBlood), let words = named[position] { named[position] = "\(blood.english) (\(words))" }
             }
-            // Connected through several marriages: the chain ("wife's sister's husband").
+            // Connected through several marriages: the chain ("sister-in-law's husband").
             let unrelated = named.indices.filter { named[$0] == nil && members[$0] != home }
             if !unrelated.isEmpty {
-                for (position, connection) in zip(unrelated, calculator.connections(from: home, toEach: unrelated.map { members[$0] })) {
-                    named[position] = connection?.english
-                }
+                let words = calculator.connectionWords(from: home, toEach: unrelated.map { members[$0] }, maximumLinks: maximumChainLinks, budgetLeft: &budget)
+                for (position, words) in zip(unrelated, words) { named[position] = words }
             }
         }
         var result: [Member.ID: String] = [:]
@@ -77,6 +78,10 @@ public struct Labeler: Sendable {
         }
         return result
     }
+
+    /// The most links of a chain of marriages a label words; a longer one says what joins it
+    /// ("Connected through 9 marriages"), which is all a box could show of it.
+    public static let maximumChainLinks = 6
 
     /// The most lines a name wraps onto; only a name longer still is cut, with an ellipsis.
     public static let maximumNameLines = 3

@@ -234,7 +234,8 @@ extension WebApp {
         struct Answer: Encodable { let words: String? }
         // The closest only: a royal pedigree's first person relates to the last in thousands of ways.
         let calculator = RelationshipCalculator(graph)
-        let words = from == to ? "you" : calculator.closestRelationship(from: a, to: b)?.english ?? calculator.connection(from: a, to: b)?.english
+        let words = from == to ? "you" : calculator.closestRelationship(from: a, to: b)?.english
+            ?? calculator.connectionWords(from: a, toEach: [b], maximumLinks: Labeler.maximumChainLinks)[0]
         return try Self.json(Answer(words: words))
     }
 

@@ -12,8 +12,9 @@ struct RelationCommand: ParsableCommand {
         "(by adoption)" where the line passes an adopted or foster child. Under pedigree collapse \
         people are related in several ways: the closest is printed and the others counted; --all lists \
         each with its common ancestors and the people in between. People joined only through several \
-        marriages are connected, not related: the shortest chain is printed ("wife's sister's \
-        husband"), and --all lists the people on it. Not related is an answer (exit 0).
+        marriages (or step families) are connected, not related: the shortest chain is printed \
+        ("sister-in-law's husband"), and --all lists its links and everyone on its way. Not related \
+        is an answer (exit 0).
 
         Examples:
           familytree relation "Ada Lovelace" "Lord Byron" --tree family.json
@@ -77,27 +78,24 @@ struct RelationCommand: ParsableCommand {
                 "complete": .bool(searchedWhole),
             ]
             if let connection {
+                let joins = connection.joins
                 object["connection"] = .object([
-                    "words": .string(connection.english), "marriages": .number(String(connection.marriages)),
-                    "path": .array(([a] + connection.links.map(\.member)).map { .string(shown.members[$0].id) }),
+                    "words": .string(connection.english), "marriages": .number(String(joins.marriages)),
+                    "stepFamilies": .number(String(joins.stepFamilies)), "childrensParents": .number(String(joins.childrensParents)),
+                    "links": .array(connection.links.map { .object(["id": .string(shown.members[$0.member].id), "relationship": .string($0.relationship.english)]) }),
+                    "path": .array(connection.path.map { .string(shown.members[$0].id) }),
                 ])
             }
             Console.output(JSONWriter.string(from: .object(object)))
             return
         }
         if let connection {
-            let through = switch connection.marriages {
-            case 0: "a child's two parents"
-            case 1: "a marriage"
-            case let count: "\(count) marriages"
-            }
-            var lines = ["\(name(b)) is \(name(a))'s \(connection.english) (connected through \(through), not by blood)"]
+            var lines = ["\(name(b)) is \(name(a))'s \(connection.english) (connected through \(connection.joins.english), not by blood)"]
             if all {
-                var previous = a
-                lines.append("  path: " + name(a) + connection.links.map { link in
-                    defer { previous = link.member }
-                    return " → \(name(link.member)) (\(name(previous))'s \(link.relationship.english))"
-                }.joined())
+                // Each link from the person before it, then everyone on the way.
+                let before = [a] + connection.links.map(\.member)
+                lines.append("  links: " + zip(before, connection.links).map { "\(name($1.member)) (\(name($0))'s \($1.relationship.english))" }.joined(separator: " → "))
+                lines.append("  path: " + connection.path.map(name).joined(separator: " → "))
             }
             Console.say(lines.joined(separator: "\n") + "\n")
             return

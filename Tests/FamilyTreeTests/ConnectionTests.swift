@@ -6,7 +6,8 @@ import Testing
 @Suite struct ConnectionTests {
     /// Anton married Wilma; her sister Sara married Hugo (son of Hans) and then Quirin, Wilma's first
     /// cousin; Anton's son Carl married Dora, daughter of Dieter. Xaver is also a parent (a
-    /// cross-bloodline link) of Kai, the son of Karla and Kurt. Zeno is joined to nobody.
+    /// cross-bloodline link) of Kai, the son of Karla and Kurt; Karla later married Kilian. Stella
+    /// raises Simon as her step-son; he married Sofia. Zeno is joined to nobody.
     static let graph = try! FamilyGraph(json: Array(#"""
         {"members": [
           {"id": "a", "firstName": "Anton", "sex": "male"}, {"id": "w", "firstName": "Wilma", "sex": "female"},
@@ -20,7 +21,9 @@ import Testing
           {"id": "q", "firstName": "Quirin", "sex": "male"},
           {"id": "k", "firstName": "Kai", "sex": "male"}, {"id": "k1", "firstName": "Karla", "sex": "female"},
           {"id": "k2", "firstName": "Kurt", "sex": "male"}, {"id": "x", "firstName": "Xaver", "sex": "male"},
-          {"id": "z", "firstName": "Zeno"}
+          {"id": "z", "firstName": "Zeno"},
+          {"id": "sp", "firstName": "Stella", "sex": "female"}, {"id": "sc", "firstName": "Simon", "sex": "male"},
+          {"id": "sw", "firstName": "Sofia", "sex": "female"}, {"id": "k1h", "firstName": "Kilian", "sex": "male"}
         ],
         "unions": [
           {"id": "aw", "partners": ["a", "w"], "children": ["c"]},
@@ -32,7 +35,10 @@ import Testing
           {"id": "sh", "partners": ["s", "h"], "divorce": "1990"},
           {"id": "sq", "partners": ["s", "q"]},
           {"id": "hh", "partners": ["hf"], "children": ["h"]},
-          {"id": "kk", "partners": ["k1", "k2"], "children": ["k"]}
+          {"id": "kk", "partners": ["k1", "k2"], "children": ["k"]},
+          {"id": "kh", "partners": ["k1", "k1h"]},
+          {"id": "step", "partners": ["sp"], "children": [{"id": "sc", "kind": "step"}]},
+          {"id": "scw", "partners": ["sc", "sw"]}
         ],
         "crossBloodlineConnections": [{"id": "l", "fromChild": "k", "toNewParent": "x"}]}
         """#.utf8), file: "connections.json")
@@ -53,6 +59,12 @@ import Testing
         // A child's other parent, never married to this one: a new stretch, not a blood tie.
         ("x", "k1", "son's mother", 0),
         ("k1", "x", "son's father", 0),
+        // After a child's other parent, her husband: the son's stepfather (his father is Kurt).
+        ("x", "k1h", "son's stepfather", 1),
+        // A step family recorded as such: a join of its own.
+        ("sp", "sc", "stepson", 0),
+        ("sp", "sw", "stepson's wife", 1),
+        ("sw", "sp", "husband's stepmother", 1),
     ])
     func theShortestChainInWords(a: String, b: String, words: String, marriages: Int) throws {
         // These are not related by blood or one marriage: the chain is what there is to say.
@@ -66,6 +78,11 @@ import Testing
     @Test func eachLinkNamesThePersonReachedAndHowTheyAreRelatedToThePersonBefore() throws {
         let connection = try #require(chain("a", "h"))
         #expect(connection.links.map { Self.graph.members[$0.member].id } == ["w", "s", "h"])
+        // Everyone on the way: Wilma's and Sara's father between them.
+        #expect(connection.path.map { Self.graph.members[$0].id } == ["a", "w", "wp", "s", "h"])
+        #expect(connection.joins == Connection.Joins(marriages: 2))
+        #expect(try #require(chain("x", "k1h")).joins.english == "a marriage and a child's two parents")
+        #expect(try #require(chain("sp", "sw")).joins.english == "a marriage and a step family")
         #expect(connection.links.map(\.relationship.kind) == [.spouse(former: false), .sibling, .spouse(former: true)])
         #expect(connection.distance == 1 + 2 + 1)
     }
@@ -87,6 +104,51 @@ import Testing
         #expect(words([(.spouse(former: true), .female, false), (.ancestor(generations: 1), .male, false)]) == "former wife's father")
         #expect(words([(.sibling, .female, true), (.spouse(former: false), .male, false)]) == "half-sister's husband")
         #expect(words([(.spouse(former: false), .male, false), (.spouse(former: false), .female, false)]) == "husband's wife")
+    }
+
+    /// Labels say a chain of up to `maximumLinks` links in full, a longer one by what joins it,
+    /// without making it.
+    @Test func wordsForLabelsStopAtTheMostLinks() {
+        let words = calculator.connectionWords(from: at("a"), toEach: [at("hf"), at("z"), at("q")], maximumLinks: 3)
+        #expect(words == ["connected through 2 marriages", nil, "wife's first cousin"])
+        #expect(calculator.connectionWords(from: at("a"), toEach: [at("hf")], maximumLinks: 4) == ["sister-in-law's former husband's father"])
+    }
+
+    /// Joins that open a round at very different counts of steps: the walk goes from one to the
+    /// next without stepping through the counts between (a line of 2,000 generations between two
+    /// chains of marriages), and still takes the chain with the fewest joins.
+    @Test func joinsFarApartInStepsAreTakenInOrder() throws {
+        var members = [#"{"id": "a"}"#], unions: [String] = []
+        let line = 2_000, chain = 50
+        for index in 1...line {
+            members.append(#"{"id": "d\#(index)"}"#)
+            unions.append(#"{"id": "l\#(index)", "partners": ["\#(index == 1 ? "a" : "d\(index - 1)")"], "children": ["d\#(index)"]}"#)
+        }
+        for (head, prefix) in [("a", "s"), ("d\(line)", "t")] {
+            for index in 1...chain {
+                members.append(#"{"id": "\#(prefix)\#(index)"}"#)
+                unions.append(#"{"id": "m\#(prefix)\#(index)", "partners": ["\#(index == 1 ? head : "\(prefix)\(index - 1)")", "\#(prefix)\#(index)"]}"#)
+            }
+        }
+        let graph = try FamilyGraph(json: Array(#"{"members": [\#(members.joined(separator: ","))], "unions": [\#(unions.joined(separator: ","))]}"#.utf8))
+        let calculator = RelationshipCalculator(graph)
+        let far = try #require(calculator.connection(from: 0, to: graph.index(of: "t\(chain)")!))
+        #expect(far.links.count == chain + 1 && far.marriages == chain)
+        #expect(far.links[0].relationship.kind == .descendant(generations: line))
+        #expect(far.path.count == line + chain + 1)
+        let near = try #require(calculator.connection(from: 0, to: graph.index(of: "s\(chain)")!))
+        #expect(near.marriages == chain && near.path.count == chain + 1)
+    }
+
+    @Test func generationsAboveEachMakeAKind() {
+        #expect(Relationship.Kind(ancestorAbove: 0, andAbove: 0) == .same)
+        #expect(Relationship.Kind(ancestorAbove: 2, andAbove: 0) == .ancestor(generations: 2))
+        #expect(Relationship.Kind(ancestorAbove: 0, andAbove: 3) == .descendant(generations: 3))
+        #expect(Relationship.Kind(ancestorAbove: 1, andAbove: 1) == .sibling)
+        #expect(Relationship.Kind(ancestorAbove: 1, andAbove: 3) == .siblingsDescendant(generations: 2))
+        #expect(Relationship.Kind(ancestorAbove: 3, andAbove: 1) == .ancestorsSibling(generations: 2))
+        #expect(Relationship.Kind(ancestorAbove: 3, andAbove: 5) == .cousin(degree: 2, removed: 2))
+        #expect(Relationship.Kind(ancestorAbove: -1, andAbove: 2) == .descendant(generations: 2), "below 0 is 0")
     }
 
     @Test func nobodyJoinedMeansNoChain() {

@@ -116,10 +116,22 @@ import TestSupport
         // Joined only through marriages: the chain, and with --all the people on it.
         let chain = try run(["zoe", "tomas", "--all"])
         #expect(chain.status == 0)
-        #expect(chain.stdout.hasPrefix("Tomás Ó Briain is Zoë Dubois's father-in-law's former wife's father (connected through 2 marriages, not by blood)\n  path: Zoë Dubois → Lukas Müller (Zoë Dubois's husband) → "), "\(chain.stdout)")
+        #expect(chain.stdout.hasPrefix("Tomás Ó Briain is Zoë Dubois's father-in-law's former wife's father (connected through 2 marriages, not by blood)\n  links: Lukas Müller (Zoë Dubois's husband) → "), "\(chain.stdout)")
+        #expect(chain.stdout.hasSuffix("  path: Zoë Dubois → Lukas Müller → Karl Friedrich Müller → Siobhán Ó Briain → Tomás Ó Briain\n"), "\(chain.stdout)")
         let chainJSON = try run(["zoe", "tomas", "--format", "json"])
         #expect(chainJSON.stdout.contains("\"words\": \"father-in-law's former wife's father\"") && chainJSON.stdout.contains("\"marriages\": 2"), "\(chainJSON.stdout)")
         #expect(try run(["nobody", "tomas"]).status == 1)
+        // Nothing joins a newcomer to anyone: not related is an answer, not an error.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tree = folder.appendingPathComponent("tree.json")
+        var family = try Data(contentsOf: Scratch.packageRoot.appendingPathComponent("examples/family.json"))
+        let text = String(decoding: family, as: UTF8.self).replacingOccurrences(of: #""members": ["#, with: #""members": [{"id": "nora", "firstName": "Nora", "lastName": "Newcomer"}, "#)
+        family = Data(text.utf8)
+        try family.write(to: tree)
+        let none = try ChildProcess.run(ProcessTests.binary, ["relation", "zoe", "nora", "--tree", tree.path])
+        #expect(none.status == 0 && none.stdout == "Nora Newcomer and Zoë Dubois are not related in \(tree.path)\n", "\(none.stdout)\(none.stderr)")
     }
 
     /// A line of 100 generations is followed to its end (it was once cut at 64: "not related");

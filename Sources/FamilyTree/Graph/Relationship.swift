@@ -33,9 +33,10 @@ public struct Relationship: Sendable, Hashable {
         case stepSibling
 
         /// The blood relationship of B to A through a common ancestor `i` generations above A and
-        /// `j` above B (0 being the person: A's ancestor B is `(i, 0)`).
+        /// `j` above B (0 being the person: A's ancestor B is `(i, 0)`, A is `(0, 0)`; below 0 is 0).
         public init(ancestorAbove i: Int, andAbove j: Int) {
-            switch (i, j) {
+            switch (max(i, 0), max(j, 0)) {
+            case (0, 0): self = .same
             case (0, let n): self = .descendant(generations: n)
             case (let n, 0): self = .ancestor(generations: n)
             case (1, 1): self = .sibling
@@ -100,6 +101,7 @@ public struct RelationshipCalculator: Sendable {
     public let graph: FamilyGraph
     /// Each member's parents and how the child is tied to them; step ties are left out.
     let parents: [[(parent: Int, kind: ChildKind)]]
+    /// Each member's children, step ties left out (the other side of `parents`).
     let children: [[Int]]
     /// How many (ancestor, generation) pairs one person's ancestry may hold. Lines are followed
     /// as far as they go (an imperial line of 125 generations); only a tree whose lines rejoin at
@@ -176,13 +178,22 @@ public struct RelationshipCalculator: Sendable {
     /// as the first of `relationships(from:toEach:)`: B's lines are followed up only until no
     /// closer common ancestor can come, so a royal pedigree's thousands of far ways are not counted.
     public func closestRelationships(from a: Int, toEach members: [Int]) -> [Relationship?] {
-        closestRelationships(from: Ancestry(of: a, in: self, prunes: true), family: CloseFamily(of: a, in: self), toEach: members)
+        var left = Self.everyoneBudget
+        return closestRelationships(from: a, toEach: members, budgetLeft: &left)
+    }
+
+    /// `closestRelationships(from:toEach:)` taking its pairs from `budgetLeft`, what it spent
+    /// taken off: a chart's labels share one budget between this and the chains of those it
+    /// leaves unrelated (`connectionWords`).
+    package func closestRelationships(from a: Int, toEach members: [Int], budgetLeft: inout Int) -> [Relationship?] {
+        closestRelationships(from: Ancestry(of: a, in: self, prunes: true), family: CloseFamily(of: a, in: self), toEach: members, budgetLeft: &budgetLeft)
     }
 
     /// The closest relationship of B to A, the first of `relationships(from:to:)`: for one pair,
     /// without the pruning `closestRelationships(from:toEach:)` makes (a walk of the whole tree).
     public func closestRelationship(from a: Int, to b: Int) -> Relationship? {
-        closestRelationships(from: Ancestry(of: a, in: self), family: CloseFamily(of: a, in: self), toEach: [b])[0]
+        var left = Self.everyoneBudget
+        return closestRelationships(from: Ancestry(of: a, in: self), family: CloseFamily(of: a, in: self), toEach: [b], budgetLeft: &left)[0]
     }
 
     /// The closest way B is related to A by blood, with its half, double and adoption; `nil` when
@@ -196,12 +207,11 @@ public struct RelationshipCalculator: Sendable {
         }
     }
 
-    private func closestRelationships(from ancestry: Ancestry, family: CloseFamily, toEach members: [Int]) -> [Relationship?] {
-        var left = Self.everyoneBudget
-        return members.map { b in
+    private func closestRelationships(from ancestry: Ancestry, family: CloseFamily, toEach members: [Int], budgetLeft: inout Int) -> [Relationship?] {
+        members.map { b in
             let sex = sex(of: b)
             if ancestry.member == b { return Relationship(kind: .same, sex: sex) }
-            let blood = Self.spending(&left) { closestBloodRelationship(from: ancestry, to: b, sex: sex, budget: &$0) }
+            let blood = Self.spending(&budgetLeft) { closestBloodRelationship(from: ancestry, to: b, sex: sex, budget: &$0) }
             return Self.closestFirst((blood.map { [$0] } ?? []) + marriageRelationships(from: family, to: b, sex: sex)).first
         }
     }
@@ -250,7 +260,8 @@ public struct RelationshipCalculator: Sendable {
         }
     }
 
-    private func sex(of member: Int) -> Sex? {
+    /// The member's sex where it chooses words (female or male), else `nil`.
+    func sex(of member: Int) -> Sex? {
         graph.members[member].sex.flatMap { $0 == .male || $0 == .female ? $0 : nil }
     }
 

@@ -42,12 +42,13 @@ public struct BirthdayList: Sendable {
     public let entries: [BirthdayEntry]
 
     /// The members of `graph` whose birthday has a month and a day, as of `today` (a day number:
-    /// library code never reads the clock). The deceased are left out unless `includeDeceased`.
-    public init(graph: FamilyGraph, today: Int, leapDay: LeapDayRule = .march1, includeDeceased: Bool = false) {
+    /// library code never reads the clock). The deceased are left out unless `includeDeceased`:
+    /// those with a death recorded and those born more than `living.maximumAge` years ago.
+    public init(graph: FamilyGraph, today: Int, leapDay: LeapDayRule = .march1, includeDeceased: Bool = false, living: LivingRule = LivingRule()) {
         var entries: [BirthdayEntry] = []
         for (index, member) in graph.members.enumerated() {
             guard let birthday = member.birthday, let yearly = YearlyDate(birthday) else { continue }
-            let isDeceased = member.deathDate != nil
+            let isDeceased = living.isDead(member, on: today)
             if isDeceased && !includeDeceased { continue }
             let next = yearly.next(onOrAfter: today, leapDay: leapDay)
             let age: Age?

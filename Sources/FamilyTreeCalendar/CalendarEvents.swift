@@ -41,6 +41,9 @@ public struct FamilyEvents: Sendable {
         public let fullNames: String
         /// A stable id of the member or union the event comes from (the .ics UID is made from it).
         public let sourceID: String
+        /// The last year it is celebrated: up to a living person's `LivingRule.maximumAge`, a
+        /// couple's while both may be living; `nil` for every year.
+        public var lastYear: Int? = nil
     }
 
     /// The birthdays and weddings the events come from.
@@ -49,21 +52,31 @@ public struct FamilyEvents: Sendable {
     public let leapDay: LeapDayRule
 
     /// Birthdays of the living (of everyone with `includeDeceased`) and anniversaries of unions
-    /// with an exact marriage day that are not divorced and whose partners are living.
-    public init(graph: FamilyGraph, leapDay: LeapDayRule = .march1, includeDeceased: Bool = false) {
+    /// with an exact marriage day that are not divorced and whose partners are living. The
+    /// living are those with no death recorded, and only while they may be (a birthday up to
+    /// `living.maximumAge`): no one turns 141.
+    public init(graph: FamilyGraph, leapDay: LeapDayRule = .march1, includeDeceased: Bool = false, living: LivingRule = LivingRule()) {
         var sources: [Source] = []
+        /// The last year `member` may be living in; `nil` when not known.
+        func lastYearLiving(_ member: Member) -> Int? {
+            member.birthday?.possibleDays.map { CalendarDate.date(fromDayNumber: $0.upperBound).year + living.maximumAge }
+        }
         for member in graph.members {
             guard let birthday = member.birthday, let yearly = YearlyDate(birthday) else { continue }
-            guard includeDeceased || member.deathDate == nil else { continue }
-            sources.append(Source(kind: .birthday, yearly: yearly, date: birthday, names: member.shortName,
-                                  fullNames: member.fullName, sourceID: member.id))
+            let isDead = member.deathDate != nil || member.deathPhrase != nil
+            guard includeDeceased || !isDead else { continue }
+            var source = Source(kind: .birthday, yearly: yearly, date: birthday, names: member.shortName, fullNames: member.fullName, sourceID: member.id)
+            if !includeDeceased { source.lastYear = lastYearLiving(member) }
+            sources.append(source)
         }
         for union in graph.unions where union.divorce == nil && union.partners.count == 2 {
             guard let marriage = union.marriage, let yearly = YearlyDate(marriage) else { continue }
             let partners = union.partners.compactMap(graph.member)
-            guard includeDeceased || partners.allSatisfy({ $0.deathDate == nil }) else { continue }
-            sources.append(Source(kind: .anniversary, yearly: yearly, date: marriage, names: partners.map(\.shortName).joined(separator: " & "),
-                                  fullNames: partners.map(\.fullName).joined(separator: " & "), sourceID: union.id))
+            guard includeDeceased || partners.allSatisfy({ $0.deathDate == nil && $0.deathPhrase == nil }) else { continue }
+            var source = Source(kind: .anniversary, yearly: yearly, date: marriage, names: partners.map(\.shortName).joined(separator: " & "),
+                                fullNames: partners.map(\.fullName).joined(separator: " & "), sourceID: union.id)
+            if !includeDeceased { source.lastYear = partners.compactMap(lastYearLiving).min() }
+            sources.append(source)
         }
         self.sources = sources
         self.leapDay = leapDay
@@ -75,7 +88,9 @@ public struct FamilyEvents: Sendable {
         let firstYear = CalendarDate.date(fromDayNumber: first).year
         let lastYear = CalendarDate.date(fromDayNumber: last).year
         for source in sources {
-            for year in firstYear...lastYear {
+            let throughYear = min(lastYear, source.lastYear ?? lastYear)
+            guard throughYear >= firstYear else { continue }
+            for year in firstYear...throughYear {
                 let day = source.yearly.dayNumber(inYear: year, leapDay: leapDay)
                 guard day >= first, day <= last else { continue }
                 var years: Int?

@@ -22,9 +22,11 @@ public struct ICSWriter: Sendable {
             "METHOD:PUBLISH", "X-WR-CALNAME:" + ICSWriter.escaped(calendarName),
         ]
         let stamp = ICSWriter.basicDate(today) + "T000000Z"
-        for source in events.sources {
+        let thisYear = CalendarDate.date(fromDayNumber: today).year
+        // Someone born longer ago than anyone lives is not celebrated any more.
+        for source in events.sources where (source.lastYear ?? thisYear) >= thisYear {
             // The first occurrence: the day itself when its year is known, else this year's.
-            let year = source.date.anchor.year ?? CalendarDate.date(fromDayNumber: today).year
+            let year = source.date.anchor.year ?? thisYear
             let start = source.yearly.dayNumber(inYear: year, leapDay: events.leapDay)
             let startText = ICSWriter.basicDate(start)
             // iCalendar dates have four-digit years: an event on 9999-12-31 ends by its duration.
@@ -36,6 +38,8 @@ public struct ICSWriter: Sendable {
             if source.yearly.isLeapDay {
                 rule += events.leapDay == .february28 ? ";BYMONTH=2;BYMONTHDAY=-1" : ";BYYEARDAY=60"
             }
+            // Only while the person may be living.
+            if let last = source.lastYear, last <= 9999 { rule += ";UNTIL=\(last)1231" }
             lines += [
                 "BEGIN:VEVENT",
                 "UID:\(ICSWriter.escaped(source.sourceID))-\(source.kind.rawValue)@familytree",

@@ -349,7 +349,7 @@ public struct HTMLRenderer: Sendable {
         if let today, let birthday = member.birthday {
             if let death = member.deathDate, let age = Age(birthday: birthday, death: death) {
                 fields.append(("a", "died at \(age)"))
-            } else if member.deathDate == nil, member.deathPhrase == nil, let age = Age(birthday: birthday, on: today) {
+            } else if !LivingRule().isDead(member, on: today), let age = Age(birthday: birthday, on: today) {
                 fields.append(("a", "\(age)"))
             }
         }

@@ -194,7 +194,9 @@ public struct Labeler: Sendable {
         if let death = member.deathDate {
             return Age(birthday: birthday, death: death).map { "†\($0)" } ?? "†"
         }
-        guard let today, let age = Age(birthday: birthday, on: today) else { return nil }
+        // Dead without a date, or born longer ago than anyone lives: no age today.
+        if member.deathPhrase != nil { return "†" }
+        guard let today, !LivingRule().isDead(member, on: today), let age = Age(birthday: birthday, on: today) else { return nil }
         return age.description
     }
 

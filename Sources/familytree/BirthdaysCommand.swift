@@ -18,7 +18,8 @@ struct BirthdaysCommand: ParsableCommand {
         discussion: """
         Lists the members whose birthday has a month and a day (a missing year is fine: no age, still a \
         countdown). Ages are whole years ("~45" when the year is approximate); the deceased are left out \
-        unless --include-deceased, and then show their age at death ("†80"). The countdown reads \
+        unless --include-deceased, and then show their age at death ("†80"); someone born more than 110 \
+        years ago with no death recorded counts as deceased ("†"). The countdown reads \
         "today", "1 day", "10 days" while under a month, then "4 months"; at 30 days or less it is red \
         when the output is a terminal. A February 29 birthday is kept on March 1 in common years, or on \
         February 28 with --leap-day feb28.

@@ -95,6 +95,11 @@ func isWellFormedXML(_ text: String) -> Bool {
         #expect(labeler.lines(for: graph.member("heinrich")!) == ["Opa Heinrich • †72", "Mar 14, 1890"])
         #expect(labeler.lines(for: graph.member("tom")!) == ["Tom", "Jul 14"])
         #expect(labeler.lines(for: graph.member("mary")!) == ["Mary • ~101", "1924"])
+        // Born longer ago than anyone lives, no death recorded: no age today; dead with no date: †.
+        #expect(labeler.lines(for: Member(id: "old", firstName: "Frederick", birthday: PartialDate("1886-06-20"))) == ["Frederick", "Jun 20, 1886"])
+        var phrase = Member(id: "p", firstName: "Otto", birthday: PartialDate("1960-06-22"))
+        phrase.deathPhrase = "died young"
+        #expect(labeler.lines(for: phrase) == ["Otto • †", "Jun 22, 1960"])
         let nameYears = Labeler()
         #expect(nameYears.lines(for: graph.member("karl")!) == ["Karl Friedrich Müller", "1915–1990"])
         #expect(nameYears.lines(for: graph.member("tom")!) == ["Tom Carter", "b. Jul 14"])

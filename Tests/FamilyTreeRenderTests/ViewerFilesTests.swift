@@ -48,6 +48,17 @@ import TestSupport
         #expect(refused.status != 0)
     }
 
+    /// A card gives the age today only to someone who may be living: not to a person born longer
+    /// ago than anyone lives with no death recorded ("Age ~143" on a card of 1882).
+    @Test func aCardHasNoAgeForSomeoneBornLongerAgoThanAnyoneLives() throws {
+        let graph = try FamilyGraph(json: Array(#"{"members": [{"id": "old", "firstName": "Alexander", "birthday": "1882"}, {"id": "young", "firstName": "Mia", "birthday": "1950-06-21"}]}"#.utf8))
+        let today = CalendarDate.dayNumber(year: 2026, month: 11, day: 25)
+        let labeler = Labeler(today: today)
+        let page = try HTMLRenderer(labeler: labeler, today: today).render(LayeredLayout(labeler: labeler).place(graph), of: graph)
+        #expect(page.contains(#""a":"76""#), "the living have an age")
+        #expect(!page.contains(#""a":"~144""#) && !page.contains(#""a":"144""#) && !page.contains(#""a":"~143""#), "no age for the presumed dead")
+    }
+
     /// A page too big to read whole starts at the eldest of the top generation of its largest
     /// family, not at an older person standing apart.
     @Test func aPageStartsAtTheTopOfItsLargestFamily() throws {

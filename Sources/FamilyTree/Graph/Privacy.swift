@@ -18,21 +18,32 @@ public struct LivingRule: Sendable, Hashable {
         self.parentBornYearsAgo = parentBornYearsAgo
     }
 
+    /// Whether `member` is known or taken to be dead on `today` (a day number) by their own
+    /// record: a death recorded (a date or a phrase), or a birth more than `maximumAge` years
+    /// before. Birthday lists, calendars and ages read it, so no one "turns 141"; `living(in:today:)`
+    /// also reads the family.
+    public func isDead(_ member: Member, on today: Int) -> Bool {
+        member.deathDate != nil || member.deathPhrase != nil || Self.bornBefore(member, yearsAgo: maximumAge, today: today)
+    }
+
+    /// Whether the latest day `member`'s birth can be ("1900" counts from its last day, "about
+    /// 1900" from 1905) lies more than `yearsAgo` years before `today`.
+    private static func bornBefore(_ member: Member, yearsAgo: Int, today: Int) -> Bool {
+        guard let latest = member.birthday?.possibleDays?.upperBound else { return false }
+        return latest < today - Int((Double(yearsAgo) * 365.2425).rounded(.up))
+    }
+
     /// Which members of `graph` count as living on `today` (a day number), by position.
     public func living(in graph: FamilyGraph, today: Int) -> [Bool] {
-        func bornBefore(_ member: Member, yearsAgo: Int) -> Bool {
-            // The latest day the birth can be: "1900" counts from its last day, "about 1900" from 1905.
-            guard let latest = member.birthday?.possibleDays?.upperBound else { return false }
-            return latest < today - Int((Double(yearsAgo) * 365.2425).rounded(.up))
-        }
+        func bornBefore(_ member: Member, yearsAgo: Int) -> Bool { Self.bornBefore(member, yearsAgo: yearsAgo, today: today) }
         var children = Array(repeating: [Int](), count: graph.members.count)
         for (union, kids) in graph.topology.children.enumerated() {
             for partner in graph.topology.partners[union] { children[partner] += kids }
         }
         return graph.members.indices.map { index in
             let member = graph.members[index]
-            if member.deathDate != nil || member.deathPhrase != nil { return false }
-            if member.birthday?.possibleDays != nil { return !bornBefore(member, yearsAgo: maximumAge) }
+            if isDead(member, on: today) { return false }
+            if member.birthday?.possibleDays != nil { return true }
             if children[index].contains(where: { bornBefore(graph.members[$0], yearsAgo: childBornYearsAgo) }) { return false }
             if graph.parents(ofMemberAt: index).contains(where: { bornBefore(graph.members[$0], yearsAgo: parentBornYearsAgo) }) { return false }
             return true

@@ -57,16 +57,12 @@ public struct FamilyEvents: Sendable {
     /// `living.maximumAge`): no one turns 141.
     public init(graph: FamilyGraph, leapDay: LeapDayRule = .march1, includeDeceased: Bool = false, living: LivingRule = LivingRule()) {
         var sources: [Source] = []
-        /// The last year `member` may be living in; `nil` when not known.
-        func lastYearLiving(_ member: Member) -> Int? {
-            member.birthday?.possibleDays.map { CalendarDate.date(fromDayNumber: $0.upperBound).year + living.maximumAge }
-        }
         for member in graph.members {
             guard let birthday = member.birthday, let yearly = YearlyDate(birthday) else { continue }
             let isDead = member.deathDate != nil || member.deathPhrase != nil
             guard includeDeceased || !isDead else { continue }
             var source = Source(kind: .birthday, yearly: yearly, date: birthday, names: member.shortName, fullNames: member.fullName, sourceID: member.id)
-            if !includeDeceased { source.lastYear = lastYearLiving(member) }
+            if !includeDeceased { source.lastYear = living.lastYearLiving(member) }
             sources.append(source)
         }
         for union in graph.unions where union.divorce == nil && union.partners.count == 2 {
@@ -75,7 +71,7 @@ public struct FamilyEvents: Sendable {
             guard includeDeceased || partners.allSatisfy({ $0.deathDate == nil && $0.deathPhrase == nil }) else { continue }
             var source = Source(kind: .anniversary, yearly: yearly, date: marriage, names: partners.map(\.shortName).joined(separator: " & "),
                                 fullNames: partners.map(\.fullName).joined(separator: " & "), sourceID: union.id)
-            if !includeDeceased { source.lastYear = partners.compactMap(lastYearLiving).min() }
+            if !includeDeceased { source.lastYear = partners.compactMap(living.lastYearLiving).min() }
             sources.append(source)
         }
         self.sources = sources

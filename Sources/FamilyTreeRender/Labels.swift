@@ -64,7 +64,7 @@ public struct Labeler: Sendable {
                 if let blood = ways.first(where: \.isByBlood), let words = named[position] { named[position] = "\(blood.english) (\(words))" }
             }
             // Connected through several marriages: the chain ("sister-in-law's husband").
-            let unrelated = named.indices.filter { named[$0] == nil && members[$0] != home }
+            let unrelated = named.indices.filter { named[$0] == nil }
             if !unrelated.isEmpty {
                 let words = calculator.connectionWords(from: home, toEach: unrelated.map { members[$0] }, maximumLinks: maximumChainLinks, budgetLeft: &budget)
                 for (position, words) in zip(unrelated, words) { named[position] = words }

@@ -84,7 +84,6 @@ import Testing
         #expect(try #require(chain("x", "k1h")).joins.english == "a marriage and a child's two parents")
         #expect(try #require(chain("sp", "sw")).joins.english == "a marriage and a step family")
         #expect(connection.links.map(\.relationship.kind) == [.spouse(former: false), .sibling, .spouse(former: true)])
-        #expect(connection.distance == 1 + 2 + 1)
     }
 
     /// A blood tie of one generation, or a sibling, beside a marriage is said the short way; a

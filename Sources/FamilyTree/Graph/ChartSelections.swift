@@ -60,14 +60,12 @@ extension FamilyGraph {
             for member in line + alsoDrawn { keep[member] = true }
             return subgraph(keeping: keep, droppingLoneFamilies: true)
         }
-        guard let connection = RelationshipCalculator(self).connection(from: a, to: b) else { return nil }
+        // Only who is on the chain: its words are the labels' work.
+        guard let stretches = ConnectionWalk(from: a, in: RelationshipCalculator(self), until: [b]).stretches(to: b) else { return nil }
         var keep = Array(repeating: false, count: members.count)
-        keep[a] = true
-        var previous = a
-        for link in connection.links {
-            let stretch = link.relationship.isByBlood ? bloodLine(from: previous, to: link.member, parents: parents, children: children) : nil
-            for member in stretch ?? [link.member] { keep[member] = true }
-            previous = link.member
+        for stretch in stretches {
+            let line = stretch.end == stretch.start ? nil : bloodLine(from: stretch.start, to: stretch.end, parents: parents, children: children)
+            for member in line ?? [stretch.start, stretch.end] { keep[member] = true }
         }
         return subgraph(keeping: keep, droppingLoneFamilies: true)
     }

@@ -80,9 +80,6 @@ public struct Connection: Sendable, Hashable {
         }
     }
 
-    /// Generations plus marriages along the chain, as `Relationship.distance` counts them.
-    public var distance: Int { links.reduce(0) { $0 + $1.relationship.distance } }
-
     /// The chain in English, as B to A: the links' words joined by "'s" ("sister-in-law's
     /// husband"). A blood tie of one generation, or a sibling, beside a marriage is said the short
     /// way ("wife's father" is "father-in-law", "father's wife" "stepmother", "son's wife's
@@ -196,22 +193,17 @@ extension RelationshipCalculator {
     private func connection(of stretches: [ConnectionWalk.Stretch], path: [Int], budgetLeft: inout Int) -> Connection {
         var links: [Connection.Link] = []
         for stretch in stretches {
-            let start: Int
-            switch stretch.opening {
-            case .start, .otherParent:
-                start = stretch.start
-            case .marriage(let from):
-                links.append(Connection.Link(member: stretch.start, relationship: spouseRelationship(of: from, and: stretch.start)))
-                start = stretch.start
-            case .stepParent:
-                links.append(Connection.Link(member: stretch.start, relationship: Relationship(kind: .stepParent, sex: sex(of: stretch.start))))
-                start = stretch.start
-            case .stepChild:
-                links.append(Connection.Link(member: stretch.start, relationship: Relationship(kind: .stepChild, sex: sex(of: stretch.start))))
-                start = stretch.start
+            // A join is a link of its own, to the stretch's start (after a child's other parent
+            // the stretch starts at the child, where the one before ended: no link).
+            let joined: Relationship? = switch stretch.openedBy {
+            case .marriage: spouseRelationship(of: stretch.joinedFrom, and: stretch.start)
+            case .stepParent: Relationship(kind: .stepParent, sex: sex(of: stretch.start))
+            case .stepChild: Relationship(kind: .stepChild, sex: sex(of: stretch.start))
+            case .start, .up, .down, .otherParent: nil
             }
-            guard stretch.end != start else { continue }
-            let relationship = bloodRelationship(from: start, to: stretch.end, ups: stretch.ups, downs: stretch.downs, budgetLeft: &budgetLeft)
+            if let joined { links.append(Connection.Link(member: stretch.start, relationship: joined)) }
+            guard stretch.end != stretch.start else { continue }
+            let relationship = bloodRelationship(from: stretch.start, to: stretch.end, ups: stretch.ups, downs: stretch.downs, budgetLeft: &budgetLeft)
             links.append(Connection.Link(member: stretch.end, relationship: relationship))
         }
         return Connection(links: links, path: path)
@@ -248,21 +240,15 @@ extension RelationshipCalculator {
 /// Each state keeps what its chain needs (its stretch, what opened it, and counts), so a chain is
 /// made in steps of its links, not of its generations.
 struct ConnectionWalk {
-    /// How a state was reached from the one before.
+    /// How a state was reached from the one before: a step of a stretch (up, down) or a join
+    /// that opens the next (`otherParent`: from a child up to their other parent).
     enum Move { case start, up, down, marriage, otherParent, stepParent, stepChild }
 
-    /// What opened a stretch: the start, or a join from the member before it.
-    enum Opening: Equatable {
-        case start
-        case marriage(from: Int)
-        /// From a child (the stretch's start, where the stretch before ended) up to their other parent.
-        case otherParent
-        case stepParent, stepChild
-    }
-
-    /// A stretch of blood of a chain: from `start`, `ups` generations up and `downs` down, to `end`.
+    /// A stretch of blood of a chain: opened by `openedBy` from the member `joinedFrom` (-1 for
+    /// the first), then from `start`, `ups` generations up and `downs` down, to `end`.
     struct Stretch {
-        let opening: Opening
+        let openedBy: Move
+        let joinedFrom: Int
         let start: Int
         let end: Int
         let ups: Int
@@ -270,9 +256,8 @@ struct ConnectionWalk {
     }
 
     /// By state (member × 2, plus 1 once the stretch has turned down): the state it was reached
-    /// from (-1 for the start, -2 not reached), how, and the steps taken.
+    /// from (-1 for the start, -2 not reached) and the steps taken.
     private var previous: [Int]
-    private var moves: [Move]
     private var stepsTaken: [Int]
     /// By state: where its stretch started (a member), its ups and downs, the state before the
     /// join that opened it (-1 for the first stretch), and that join.
@@ -290,7 +275,6 @@ struct ConnectionWalk {
     init(from start: Int, in calculator: RelationshipCalculator, until targets: Set<Int>) {
         let states = 2 * calculator.graph.members.count
         previous = Array(repeating: -2, count: states)
-        moves = Array(repeating: .start, count: states)
         stepsTaken = Array(repeating: 0, count: states)
         stretchStart = Array(repeating: 0, count: states)
         ups = Array(repeating: 0, count: states)
@@ -309,7 +293,7 @@ struct ConnectionWalk {
             guard !done[state] else { return false }
             let taken = from < 0 ? 0 : stepsTaken[from] + 1
             guard previous[state] == -2 || taken < stepsTaken[state] else { return false }
-            (previous[state], moves[state], stepsTaken[state]) = (from, move, taken)
+            (previous[state], stepsTaken[state]) = (from, taken)
             let member = state / 2
             switch move {
             case .start:
@@ -426,16 +410,11 @@ struct ConnectionWalk {
         guard var state = state(of: member) else { return nil }
         var stretches: [Stretch] = []
         while true {
-            let opening: Opening
             let before = opener[state]
-            switch openingMove[state] {
-            case .marriage: opening = .marriage(from: before / 2)
-            case .otherParent: opening = .otherParent
-            case .stepParent: opening = .stepParent
-            case .stepChild: opening = .stepChild
-            case .start, .up, .down: opening = .start
-            }
-            stretches.append(Stretch(opening: opening, start: stretchStart[state], end: state / 2, ups: ups[state], downs: downs[state]))
+            stretches.append(Stretch(
+                openedBy: openingMove[state], joinedFrom: before < 0 ? -1 : before / 2, start: stretchStart[state], end: state / 2,
+                ups: ups[state], downs: downs[state]
+            ))
             guard before >= 0 else { break }
             state = before
         }

@@ -26,6 +26,13 @@ public struct LivingRule: Sendable, Hashable {
         member.deathDate != nil || member.deathPhrase != nil || Self.bornBefore(member, yearsAgo: maximumAge, today: today)
     }
 
+    /// The last calendar year `member` may be living in by their birth alone: the year their birth
+    /// can last be, plus `maximumAge`; `nil` when no birth is known. A calendar celebrates no one
+    /// past it.
+    public func lastYearLiving(_ member: Member) -> Int? {
+        member.birthday?.possibleDays.map { CalendarDate.date(fromDayNumber: $0.upperBound).year + maximumAge }
+    }
+
     /// Whether the latest day `member`'s birth can be ("1900" counts from its last day, "about
     /// 1900" from 1905) lies more than `yearsAgo` years before `today`.
     private static func bornBefore(_ member: Member, yearsAgo: Int, today: Int) -> Bool {
